@@ -1,0 +1,48 @@
+"""keilref: the referee for Keil and its kindred games.
+
+Data flows one way: text -> :mod:`~keilref.record` (via
+:mod:`~keilref.parser`) -> replay in a :class:`Game` -> :mod:`~keilref.verdict`
+-> rendering (:mod:`~keilref.report`, :mod:`~keilref.cli`).
+"""
+
+from keilref.core import Color, Reason, Result, ResultKind, Score
+from keilref.errors import (
+    ConfigError,
+    IllegalMoveError,
+    InvalidMoveError,
+    KeilrefError,
+    RecordError,
+    RecordSyntaxError,
+    TagError,
+)
+from keilref.game import Game, Group, Territory
+from keilref.keil import KEIL, KEIL_2019, KeilGame, KeilRules
+from keilref.rules import RuleSet, all_rules, find_rules, register
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Color",
+    "ConfigError",
+    "Game",
+    "Group",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "KEIL",
+    "KEIL_2019",
+    "KeilGame",
+    "KeilRules",
+    "KeilrefError",
+    "Reason",
+    "RecordError",
+    "RecordSyntaxError",
+    "Result",
+    "ResultKind",
+    "RuleSet",
+    "Score",
+    "TagError",
+    "Territory",
+    "all_rules",
+    "find_rules",
+    "register",
+]

@@ -1,0 +1,163 @@
+"""Small value types shared by every layer: colours, reasons, results, scores."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+
+class Color(enum.IntEnum):
+    """A player, and the colour of their stones. The values index board arrays."""
+
+    BLACK = 1
+    """Black, who moves first."""
+    WHITE = 2
+    """White, who receives the komi."""
+
+    @property
+    def other(self) -> Color:
+        return Color(3 - self.value)
+
+    @property
+    def letter(self) -> str:
+        """``B`` or ``W``, as in result strings."""
+        return "B" if self is Color.BLACK else "W"
+
+
+class Reason(enum.Enum):
+    """Why a turn is illegal. The values are the words of the verdict schema."""
+
+    OFF_BOARD = "off-board"
+    """The point is not on the board."""
+    OCCUPIED = "occupied"
+    """The point already holds a stone."""
+    SUICIDE = "suicide"
+    """After captures, the placed stone's group has no liberty."""
+    SUPERKO = "superko"
+    """The position repeats one left by an earlier turn of the same player."""
+    PASS_BEFORE_BUTTON = "pass-before-button"
+    """A pass while the button is still available."""
+    BUTTON_TAKEN = "button-taken"
+    """The button was already taken (or is not in play at all)."""
+    GAME_OVER = "game-over"
+    """The game already ended with two passes in succession."""
+    PAWN_SURROUNDS = "pawn-surrounds"
+    """Yugo: a pawn placement that changes the number of surrounded groups."""
+    KING_CAPTURES_NOTHING = "king-captures-nothing"
+    """Yugo: a king placement that surrounds no new enemy group."""
+    TRIANGLE = "triangle"
+    """Dehil: a placement creating a triangle pattern the restriction forbids."""
+
+
+def format_number(value: float) -> str:
+    """Write a score or margin the way records do: ``3``, ``0.5``, ``-6``."""
+    if value == int(value):
+        return str(int(value))
+    return repr(float(value))
+
+
+class ResultKind(enum.Enum):
+    """What a result token claims."""
+
+    SCORE = "score"
+    """``B+3``: the game ended by passes and was counted."""
+    RESIGN = "resign"
+    """``B+R``: the loser resigned."""
+    TIME = "time"
+    """``B+T``: the loser ran out of time."""
+    FORFEIT = "forfeit"
+    """``B+F``: the loser forfeited."""
+    DRAW = "draw"
+    """``Draw``: equal scores."""
+    UNKNOWN = "unknown"
+    """``*``: unknown or unfinished."""
+
+
+_RESULT_RE = re.compile(r"([BW])\+(?:([RTF])|(\d+(?:\.\d+)?))\Z")
+_LETTER_KIND = {"R": ResultKind.RESIGN, "T": ResultKind.TIME, "F": ResultKind.FORFEIT}
+
+
+@dataclass(frozen=True)
+class Result:
+    """A declared or computed result."""
+
+    kind: ResultKind
+    winner: Color | None = None
+    margin: float | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Result:
+        """Read a result token; raise ``ValueError`` naming it when it is not one."""
+        if text == "*":
+            return cls(ResultKind.UNKNOWN)
+        if text == "Draw":
+            return cls(ResultKind.DRAW)
+        m = _RESULT_RE.match(text)
+        if m is None:
+            raise ValueError(
+                f"{text!r} is not a result (expected B+<margin>, W+<margin>, "
+                "B+R, W+R, B+T, W+T, B+F, W+F, Draw or *)"
+            )
+        winner = Color.BLACK if m.group(1) == "B" else Color.WHITE
+        if m.group(2):
+            return cls(_LETTER_KIND[m.group(2)], winner)
+        margin = float(m.group(3))
+        if margin == 0:
+            raise ValueError(f"{text!r} is not a result: a margin of 0 is written Draw")
+        return cls(ResultKind.SCORE, winner, margin)
+
+    @classmethod
+    def from_scores(cls, black: float, white: float) -> Result:
+        if black == white:
+            return cls(ResultKind.DRAW)
+        winner = Color.BLACK if black > white else Color.WHITE
+        return cls(ResultKind.SCORE, winner, abs(black - white))
+
+    def __str__(self) -> str:
+        if self.kind is ResultKind.UNKNOWN:
+            return "*"
+        if self.kind is ResultKind.DRAW:
+            return "Draw"
+        assert self.winner is not None
+        if self.kind is ResultKind.SCORE:
+            assert self.margin is not None
+            return f"{self.winner.letter}+{format_number(self.margin)}"
+        letter = {ResultKind.RESIGN: "R", ResultKind.TIME: "T", ResultKind.FORFEIT: "F"}
+        return f"{self.winner.letter}+{letter[self.kind]}"
+
+
+@dataclass(frozen=True)
+class Score:
+    """A final (or current) count, with its parts, per player."""
+
+    black_stones: int
+    white_stones: int
+    black_territory: int
+    white_territory: int
+    komi: float
+    button: Color | None
+    """Who took the button (worth ½), if anybody."""
+    neutral: int = 0
+    """Empty points that belong to nobody."""
+
+    @property
+    def black(self) -> float:
+        return self.black_stones + self.black_territory + (0.5 if self.button is Color.BLACK else 0.0)
+
+    @property
+    def white(self) -> float:
+        return (
+            self.white_stones
+            + self.white_territory
+            + self.komi
+            + (0.5 if self.button is Color.WHITE else 0.0)
+        )
+
+    @property
+    def result(self) -> Result:
+        return Result.from_scores(self.black, self.white)
+
+    @property
+    def winner(self) -> Color | None:
+        return self.result.winner

@@ -1,0 +1,482 @@
+"""Keil under both wordings of its rules (``keil`` and ``keil-2019``).
+
+The board is a ``bytearray``: one byte per point (0 empty, 1 black, 2 white)
+and a last byte for the button bit, so ``bytes(board)`` *is* the position the
+superko rule compares, exactly, with no hashing shortcut to collide.
+
+Captures and suicide are decided with the ``keil`` links under both rule
+sets. That is exact, not an approximation: ``keil-2019`` links a superset of
+stone pairs, and every extra link runs through an empty wing that is itself a
+liberty of both stones, so a group without liberties is the same set of
+stones under either wording. The rule sets differ only in the groups they
+report and in territory, which :meth:`KeilGame.groups` and
+:meth:`KeilGame.territories` compute with the rule set's own links.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from keilref.core import Color, Reason, Score
+from keilref.diagram import ASCII, UNICODE, parse_hex, render_hex
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
+from keilref.game import Game, Group, Territory
+from keilref.geometry import HexGeometry, hex_geometry
+from keilref.rules import ButtonRule, RuleSet, find_rules, register
+
+EMPTY = 0
+PASS = -1
+BUTTON = -2
+
+
+@dataclass(frozen=True)
+class KeilRules(RuleSet):
+    """A wording of the Keil rules."""
+
+    loose_links: bool
+    """``keil-2019``: stones link through any wing not of the other colour,
+    and two empty points are always linked."""
+
+    def stones_linked(self, color: int, w1: int, w2: int) -> bool:
+        """Are two adjacent stones of ``color`` linked, given their wings' types?"""
+        if self.loose_links:
+            other = 3 - color
+            return w1 != other or w2 != other
+        return w1 == color or w2 == color
+
+    def empties_linked(self, w1: int, w2: int) -> bool:
+        return self.loose_links or w1 == EMPTY or w2 == EMPTY
+
+
+def _codes(geo: HexGeometry) -> dict[str, int]:
+    codes = dict(geo.index)
+    codes["pass"] = PASS
+    codes["button"] = BUTTON
+    return codes
+
+
+_CODES: dict[int, dict[str, int]] = {}
+
+
+class KeilGame(Game):
+    """A game of Keil. See :class:`~keilref.game.Game` for the interface."""
+
+    def __init__(
+        self,
+        size: int | None = None,
+        komi: float | int | str | Fraction = 0,
+        rules: str = "keil",
+        button: bool | None = None,
+    ) -> None:
+        ruleset = find_rules(rules)
+        if not isinstance(ruleset, KeilRules):
+            raise ConfigError(f"rules {rules!r} are not a Keil rule set")
+        self.rules = ruleset
+        self.size = ruleset.check_size(ruleset.default_size if size is None else size)
+        self.komi = ruleset.check_komi(komi)
+        self.button_in_play = ruleset.check_button(button)
+        geo = self.geometry = hex_geometry(self.size)
+        codes = _CODES.get(self.size)
+        if codes is None:
+            codes = _CODES[self.size] = _codes(geo)
+        self._codes = codes
+        self._adj = geo.adjacency
+        self._n = geo.n_points
+        self._board = bytearray(self._n + 1)
+        self._to_move = 1
+        self._turn = 0
+        self._passes = 0
+        self._over = False
+        self._holder = 0
+        # Per player: position (board bytes) -> the latest of their turns that left it.
+        self._seen: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int]] = ({}, {}, {})
+        self._prisoners = [0, 0, 0]
+        self._moves: list[str] = []
+        self._last_captured: list[int] = []
+
+    # --- setting up positions (for study and tests) -----------------------
+    @classmethod
+    def from_diagram(
+        cls,
+        diagram: str,
+        *,
+        rules: str = "keil",
+        komi: float | int | str = 0,
+        to_move: Color = Color.BLACK,
+        button_holder: Color | None = None,
+        button: bool | None = None,
+    ) -> KeilGame:
+        """A game starting from the position drawn (``X`` black, ``O`` white, ``.`` empty).
+
+        No earlier positions are remembered for superko.
+        """
+        size, glyphs = parse_hex(diagram)
+        game = cls(size=size, komi=komi, rules=rules, button=button)
+        for p, g in enumerate(glyphs):
+            if g in ("X", "●"):
+                game._board[p] = 1
+            elif g in ("O", "○"):
+                game._board[p] = 2
+            elif g not in (".", "·", "x", "o"):
+                raise ValueError(f"unknown glyph {g!r} in diagram")
+        game._to_move = int(to_move)
+        if button_holder is not None:
+            if not game.button_in_play:
+                raise ConfigError("the button is not in play in this game")
+            game._holder = int(button_holder)
+            game._board[game._n] = 1
+        return game
+
+    # --- playing ---------------------------------------------------------
+    def play(self, move: str) -> None:
+        code = self._codes.get(move)
+        if code is None:
+            code = self._decode(move)
+        if self._over:
+            raise IllegalMoveError(move, Reason.GAME_OVER, self._turn + 1)
+        if code >= 0:
+            self._place(code, move)
+        elif code == PASS:
+            self._pass(move)
+        else:
+            self._take_button(move)
+
+    def _decode(self, move: str) -> int:
+        """Map a token missing from the fast table: raise the right error."""
+        try:
+            self.geometry.point(move)
+        except KeyError:
+            if self._over:
+                raise IllegalMoveError(move, Reason.GAME_OVER, self._turn + 1) from None
+            raise IllegalMoveError(move, Reason.OFF_BOARD, self._turn + 1) from None
+        except InvalidMoveError:
+            raise InvalidMoveError(
+                f"{move!r} is not a turn (expected a point such as g7, 'pass' or 'button')"
+            ) from None
+        raise AssertionError("unreachable: a listed point is in the fast table")
+
+    def _dead(self, start: int, color: int, other: int) -> list[int] | None:
+        """The stones of ``start``'s group when it has no liberty, else ``None``."""
+        b = self._board
+        adj = self._adj
+        stack = [start]
+        seen = {start}
+        while stack:
+            s = stack.pop()
+            for q, w1, w2 in adj[s]:
+                t = b[q]
+                if t == EMPTY:
+                    if b[w1] != other or b[w2] != other:
+                        return None
+                elif t == color and q not in seen and (b[w1] == color or b[w2] == color):
+                    seen.add(q)
+                    stack.append(q)
+        return list(seen)
+
+    def _place(self, x: int, move: str) -> None:
+        b = self._board
+        if b[x]:
+            raise IllegalMoveError(move, Reason.OCCUPIED, self._turn + 1)
+        c = self._to_move
+        o = 3 - c
+        b[x] = c
+        has_liberty = False
+        captured: list[int] = []
+        for q, w1, w2 in self._adj[x]:
+            t = b[q]
+            if t == EMPTY:
+                # Captures only add empty points and turn wings empty, so a
+                # liberty seen now is still one once all captures are done.
+                if not has_liberty and (b[w1] != o or b[w2] != o):
+                    has_liberty = True
+            elif t == o:
+                dead = self._dead(q, o, c)
+                if dead is not None:
+                    for s in dead:
+                        b[s] = EMPTY
+                    captured += dead
+        if not has_liberty and self._dead(x, c, o) is not None:
+            self._undo(x, captured, o)
+            raise IllegalMoveError(move, Reason.SUICIDE, self._turn + 1)
+        key = bytes(b)
+        seen = self._seen[c]
+        earlier = seen.get(key)
+        if earlier is not None:
+            self._undo(x, captured, o)
+            raise IllegalMoveError(move, Reason.SUPERKO, self._turn + 1, earlier)
+        self._turn += 1
+        seen[key] = self._turn
+        self._to_move = o
+        self._passes = 0
+        self._prisoners[c] += len(captured)
+        self._last_captured = captured
+        self._moves.append(self.geometry.names[x])
+
+    def _undo(self, x: int, captured: list[int], other: int) -> None:
+        b = self._board
+        b[x] = EMPTY
+        for s in captured:
+            b[s] = other
+
+    def _pass(self, move: str) -> None:
+        if self.button_in_play and not self._holder:
+            raise IllegalMoveError(move, Reason.PASS_BEFORE_BUTTON, self._turn + 1)
+        self._end_turn("pass")
+        self._passes += 1
+        if self._passes == 2:
+            self._over = True
+
+    def _take_button(self, move: str) -> None:
+        if not self.button_in_play or self._holder:
+            raise IllegalMoveError(move, Reason.BUTTON_TAKEN, self._turn + 1)
+        self._holder = self._to_move
+        self._board[self._n] = 1
+        self._end_turn("button")
+        self._passes = 0
+
+    def _end_turn(self, move: str) -> None:
+        """Bookkeeping for a turn that places nothing."""
+        self._turn += 1
+        self._seen[self._to_move][bytes(self._board)] = self._turn
+        self._to_move = 3 - self._to_move
+        self._last_captured = []
+        self._moves.append(move)
+
+    def check(self, move: str) -> IllegalMoveError | None:
+        trial = self.copy()
+        try:
+            trial.play(move)
+        except IllegalMoveError as e:
+            return e
+        return None
+
+    def legal_moves(self) -> list[str]:
+        if self._over:
+            return []
+        legal = []
+        names = self.geometry.names
+        saved = bytes(self._board)
+        state = (self._turn, self._to_move, self._passes, list(self._prisoners), self._last_captured)
+        for p in range(self._n):
+            if self._board[p]:
+                continue
+            seen = self._seen[self._to_move]
+            try:
+                self._place(p, names[p])
+            except IllegalMoveError:
+                continue
+            legal.append(names[p])
+            # Put everything back exactly as it was.
+            del seen[bytes(self._board)]
+            self._board[:] = saved
+            self._moves.pop()
+            self._turn, self._to_move, self._passes, prisoners, self._last_captured = state
+            self._prisoners = list(prisoners)
+        if self.button_in_play and not self._holder:
+            legal.append("button")
+        else:
+            legal.append("pass")
+        return legal
+
+    def copy(self) -> KeilGame:
+        other = object.__new__(KeilGame)
+        other.__dict__.update(self.__dict__)
+        other._board = bytearray(self._board)
+        other._seen = (self._seen[0], dict(self._seen[1]), dict(self._seen[2]))
+        other._prisoners = list(self._prisoners)
+        other._moves = list(self._moves)
+        return other
+
+    # --- state -----------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def to_move(self) -> Color:
+        return Color(self._to_move)
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def button_holder(self) -> Color | None:
+        return Color(self._holder) if self._holder else None
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        return tuple(self._moves)
+
+    @property
+    def last_move(self) -> str | None:
+        return self._moves[-1] if self._moves else None
+
+    @property
+    def last_captured(self) -> frozenset[str]:
+        names = self.geometry.names
+        return frozenset(names[p] for p in self._last_captured)
+
+    @property
+    def prisoners(self) -> dict[Color, int]:
+        return {Color.BLACK: self._prisoners[1], Color.WHITE: self._prisoners[2]}
+
+    @property
+    def position(self) -> bytes:
+        """The exact position: one byte per point, then the button bit."""
+        return bytes(self._board)
+
+    def stone_at(self, point: str) -> Color | None:
+        try:
+            p = self.geometry.point(point)
+        except KeyError:
+            raise ValueError(f"{point!r} is not on a board of size {self.size}") from None
+        t = self._board[p]
+        return Color(t) if t else None
+
+    def points(self) -> tuple[str, ...]:
+        return self.geometry.names
+
+    # --- groups, territory, score ------------------------------------------
+    def _group_indices(self) -> list[tuple[int, list[int], set[int]]]:
+        b = self._board
+        adj = self._adj
+        rules = self.rules
+        done: set[int] = set()
+        out = []
+        for p in range(self._n):
+            color = b[p]
+            if not color or p in done:
+                continue
+            other = 3 - color
+            members = [p]
+            done.add(p)
+            libs: set[int] = set()
+            i = 0
+            while i < len(members):
+                s = members[i]
+                i += 1
+                for q, w1, w2 in adj[s]:
+                    t = b[q]
+                    if t == EMPTY:
+                        if b[w1] != other or b[w2] != other:
+                            libs.add(q)
+                    elif t == color and q not in done and rules.stones_linked(color, b[w1], b[w2]):
+                        done.add(q)
+                        members.append(q)
+            out.append((color, members, libs))
+        return out
+
+    def groups(self) -> list[Group]:
+        names = self.geometry.names
+        return [
+            Group(Color(color), frozenset(names[s] for s in members), frozenset(names[q] for q in libs))
+            for color, members, libs in self._group_indices()
+        ]
+
+    def _territory_indices(self) -> list[tuple[list[int], int]]:
+        """Territories as (points, owner) with owner 0 for nobody."""
+        b = self._board
+        adj = self._adj
+        rules = self.rules
+        done: set[int] = set()
+        out = []
+        for p in range(self._n):
+            if b[p] or p in done:
+                continue
+            area = [p]
+            done.add(p)
+            touching = 0
+            i = 0
+            while i < len(area):
+                s = area[i]
+                i += 1
+                for q, w1, w2 in adj[s]:
+                    t = b[q]
+                    if t == EMPTY:
+                        if q not in done and rules.empties_linked(b[w1], b[w2]):
+                            done.add(q)
+                            area.append(q)
+                    elif b[w1] != 3 - t or b[w2] != 3 - t:
+                        # The stone is linked to this empty point.
+                        touching |= t
+            out.append((area, touching if touching in (1, 2) else 0))
+        return out
+
+    def territories(self) -> list[Territory]:
+        names = self.geometry.names
+        return [
+            Territory(frozenset(names[s] for s in area), Color(owner) if owner else None)
+            for area, owner in self._territory_indices()
+        ]
+
+    def score(self) -> Score:
+        b = self._board
+        area = [0, 0, 0]
+        for points, owner in self._territory_indices():
+            area[owner] += len(points)
+        stones = b[: self._n]
+        return Score(
+            black_stones=stones.count(1),
+            white_stones=stones.count(2),
+            black_territory=area[1],
+            white_territory=area[2],
+            komi=self.komi,
+            button=self.button_holder,
+            neutral=area[0],
+        )
+
+    def owner_map(self) -> list[int]:
+        """Per point: 1 or 2 for a stone or owned territory, 0 for neutral."""
+        owners = list(self._board[: self._n])
+        for points, owner in self._territory_indices():
+            for p in points:
+                owners[p] = owner
+        return owners
+
+    def diagram(self, *, unicode: bool = False, territory: bool = False) -> str:
+        glyph = UNICODE if unicode else ASCII
+        cells = [glyph["empty"], glyph["black"], glyph["white"]]
+        out = [cells[t] for t in self._board[: self._n]]
+        if territory:
+            area = ["", glyph["black_area"], glyph["white_area"]]
+            for points, owner in self._territory_indices():
+                if owner:
+                    for p in points:
+                        out[p] = area[owner]
+        mark = None
+        if self._moves and self._moves[-1] in self.geometry.index:
+            mark = self.geometry.index[self._moves[-1]]
+        return render_hex(self.geometry, out, mark)
+
+
+KEIL = register(
+    KeilRules(
+        name="keil",
+        family="keil",
+        title="Keil, the designer's current wording",
+        min_size=2,
+        max_size=13,
+        default_size=7,
+        half_komi=False,
+        button=ButtonRule.REQUIRED,
+        game_class=KeilGame,
+        loose_links=False,
+    )
+)
+
+KEIL_2019 = register(
+    KeilRules(
+        name="keil-2019",
+        family="keil",
+        title="Keil, the earlier wording (December 2019)",
+        min_size=2,
+        max_size=13,
+        default_size=7,
+        half_komi=True,
+        button=ButtonRule.OPTIONAL,
+        game_class=KeilGame,
+        loose_links=True,
+    )
+)

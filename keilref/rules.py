@@ -1,0 +1,115 @@
+"""Rule sets as data, found by name through a registry.
+
+A rule set says which board sizes, komi values and button settings it allows
+and which :class:`~keilref.game.Game` class plays it. Records and verdicts only
+ever talk to this interface, so a new rule family plugs in by registering.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from keilref.errors import ConfigError
+
+if TYPE_CHECKING:
+    from keilref.game import Game
+
+
+class ButtonRule(enum.Enum):
+    """How a rule set treats the button."""
+
+    REQUIRED = "required"
+    """The button is always in play (``Button "yes"`` only)."""
+    OPTIONAL = "optional"
+    """The record may leave the button out (``Button "no"``)."""
+    ABSENT = "absent"
+    """The game has no button; a ``Button`` tag is an error."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One named rule set: its limits and the class that plays it."""
+
+    name: str
+    family: str
+    title: str
+    min_size: int
+    max_size: int
+    default_size: int
+    half_komi: bool
+    """Whether a komi of ``x.5`` is allowed (else whole numbers only)."""
+    button: ButtonRule
+    game_class: type[Game]
+
+    def check_size(self, size: int) -> int:
+        if not self.min_size <= size <= self.max_size:
+            raise ConfigError(
+                f"size {size} is out of range for rules {self.name!r} "
+                f"({self.min_size}..{self.max_size})"
+            )
+        return size
+
+    def parse_size(self, text: str) -> int:
+        if not text.isascii() or not text.isdigit():
+            raise ConfigError(f"size {text!r} is not a whole number")
+        return self.check_size(int(text))
+
+    def check_komi(self, komi: float | int | str | Fraction) -> float:
+        """Validate a komi, from a number or record text; return it as a float."""
+        try:
+            value = Fraction(komi) if not isinstance(komi, float) else Fraction(komi)
+        except (ValueError, ZeroDivisionError):
+            raise ConfigError(f"komi {komi!r} is not a number") from None
+        if isinstance(komi, str) and not _komi_text_ok(komi):
+            raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
+        if value.denominator == 1:
+            return float(value)
+        if value.denominator == 2 and self.half_komi:
+            return float(value)
+        allowed = "a whole or half number" if self.half_komi else "a whole number"
+        raise ConfigError(f"komi {komi} is not allowed under rules {self.name!r}: it must be {allowed}")
+
+    def check_button(self, button: bool | None) -> bool:
+        """Resolve the button setting: ``None`` means the default."""
+        if self.button is ButtonRule.ABSENT:
+            if button is not None:
+                raise ConfigError(f"rules {self.name!r} have no button")
+            return False
+        if button is None:
+            return True
+        if not button and self.button is ButtonRule.REQUIRED:
+            raise ConfigError(f"rules {self.name!r} require the button (Button \"yes\")")
+        return button
+
+
+def _komi_text_ok(text: str) -> bool:
+    body = text[1:] if text.startswith("-") else text
+    whole, _, frac = body.partition(".")
+    return whole.isascii() and whole.isdigit() and (frac == "" or frac == "5")
+
+
+_REGISTRY: dict[str, RuleSet] = {}
+
+
+def register(rules: RuleSet) -> RuleSet:
+    """Make a rule set known by its name. Returns it, for use as a constant."""
+    if rules.name in _REGISTRY:
+        raise ValueError(f"rules {rules.name!r} are already registered")
+    _REGISTRY[rules.name] = rules
+    return rules
+
+
+def find_rules(name: str) -> RuleSet:
+    """The rule set called ``name``; a :class:`ConfigError` naming it otherwise."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ConfigError(f"unknown rules {name!r} (known: {known})") from None
+
+
+def all_rules() -> tuple[RuleSet, ...]:
+    return tuple(_REGISTRY.values())
