@@ -5,7 +5,7 @@ Data flows one way: text -> :mod:`~keilref.record` (via
 -> rendering (:mod:`~keilref.report`, :mod:`~keilref.cli`).
 """
 
-from keilref.core import Color, Reason, Result, ResultKind, Score
+from keilref.core import Color, Reason, Result, ResultKind, Score, ScoreRow
 from keilref.errors import (
     ConfigError,
     IllegalMoveError,
@@ -40,6 +40,7 @@ __all__ = [
     "ResultKind",
     "RuleSet",
     "Score",
+    "ScoreRow",
     "TagError",
     "Territory",
     "all_rules",

@@ -128,31 +128,46 @@ class Result:
 
 
 @dataclass(frozen=True)
-class Score:
-    """A final (or current) count, with its parts, per player."""
+class ScoreRow:
+    """One counted part of a score, per player (``stones``, ``territory``, ...)."""
 
-    black_stones: int
-    white_stones: int
-    black_territory: int
-    white_territory: int
-    komi: float
-    button: Color | None
-    """Who took the button (worth ½), if anybody."""
-    neutral: int = 0
-    """Empty points that belong to nobody."""
+    label: str
+    black: float
+    white: float
+
+
+@dataclass(frozen=True)
+class Score:
+    """A final (or current) count, part by part.
+
+    Each rule family names its own parts; komi and the half point are common
+    to all of them, so they are kept apart and added to the totals here.
+    """
+
+    rows: tuple[ScoreRow, ...]
+    """The counted parts, komi and half point excluded."""
+    komi: float = 0.0
+    half_point: Color | None = None
+    """Who gets the extra ½: the button holder in Keil, the first to pass in Dehil."""
+    half_point_label: str = "button"
+    neutral: int | None = None
+    """Empty points that belong to nobody, where the family has territory."""
+
+    def part(self, label: str) -> ScoreRow:
+        for row in self.rows:
+            if row.label == label:
+                return row
+        raise KeyError(label)
 
     @property
     def black(self) -> float:
-        return self.black_stones + self.black_territory + (0.5 if self.button is Color.BLACK else 0.0)
+        half = 0.5 if self.half_point is Color.BLACK else 0.0
+        return sum(r.black for r in self.rows) + half
 
     @property
     def white(self) -> float:
-        return (
-            self.white_stones
-            + self.white_territory
-            + self.komi
-            + (0.5 if self.button is Color.WHITE else 0.0)
-        )
+        half = 0.5 if self.half_point is Color.WHITE else 0.0
+        return sum(r.white for r in self.rows) + self.komi + half
 
     @property
     def result(self) -> Result:
@@ -161,3 +176,24 @@ class Score:
     @property
     def winner(self) -> Color | None:
         return self.result.winner
+
+    # Keil's parts by name, for readable tests and scripts.
+    @property
+    def button(self) -> Color | None:
+        return self.half_point
+
+    @property
+    def black_stones(self) -> int:
+        return int(self.part("stones").black)
+
+    @property
+    def white_stones(self) -> int:
+        return int(self.part("stones").white)
+
+    @property
+    def black_territory(self) -> int:
+        return int(self.part("territory").black)
+
+    @property
+    def white_territory(self) -> int:
+        return int(self.part("territory").white)

@@ -46,6 +46,8 @@ class Game(abc.ABC):
     size: int
     komi: float
     button_in_play: bool
+    piece_prefixes: tuple[str, ...] = ("",)
+    """Prefixes a placement may carry: ``("",)`` for stones, ``("", "K@")`` in Yugo."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Game:
         if cls is Game:
@@ -89,7 +91,11 @@ class Game(abc.ABC):
     @property
     @abc.abstractmethod
     def is_over(self) -> bool:
-        """Whether the game has ended (no turn is legal any more)."""
+        """Whether play has stopped, so that the position is counted as final.
+
+        In Keil and Dehil no turn is legal after that. Yugo lets play resume
+        once after its first double pass; its ``play`` handles that.
+        """
 
     @property
     @abc.abstractmethod
@@ -130,6 +136,40 @@ class Game(abc.ABC):
     def score(self) -> Score:
         """The count of the current position (final once :attr:`is_over`)."""
 
+    def explain_score(self) -> list[str]:
+        """Lines that show why the score is what it is, beyond the score table."""
+        return []
+
+    def agree_removal(self, points: Iterable[str]) -> None:
+        """Remove the groups at ``points`` by agreement, ending the game (Yugo).
+
+        Raises :class:`~keilref.ConfigError` (naming the problem) where the
+        family has no such agreement or the points do not allow it.
+        """
+        from keilref.errors import ConfigError
+
+        raise ConfigError(f"rules {self.rules.name!r} have no agreed removal of groups")
+
+    def score_as(self, rules: str) -> Score:
+        """The count of this position under a sibling rule set of the same family.
+
+        Raises :class:`~keilref.ConfigError` when that makes no sense here.
+        """
+        from keilref.errors import ConfigError
+
+        raise ConfigError(f"{type(self).__name__} cannot be scored under rules {rules!r}")
+
     @abc.abstractmethod
     def diagram(self, *, unicode: bool = False, territory: bool = False) -> str:
         """An ASCII (or Unicode) picture of the board."""
+
+
+def new_game(
+    rules: str = "keil",
+    size: int | None = None,
+    komi: float | int | str = 0,
+    button: bool | None = None,
+) -> Game:
+    """``Game(...)`` spelled as a function: the class comes from the registry."""
+    game_class = find_rules(rules).game_class
+    return game_class(size=size, komi=komi, rules=rules, button=button)

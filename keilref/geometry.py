@@ -107,3 +107,63 @@ def hex_geometry(size: int) -> HexGeometry:
         adjacency=tuple(adjacency),
         wings=wings,
     )
+
+
+MAX_SQUARE_SIZE = 25
+
+
+@dataclass(frozen=True, eq=False)
+class SquareGeometry:
+    """The ``size × size`` square board with orthogonal adjacency (Yugo).
+
+    Points are numbered column-major, like the hexagon: index ``c * size + r``
+    for 0-based column ``c`` (``a`` is the leftmost) and row ``r`` (``1`` is the
+    bottom row), so ``a1, a2, ..., a<n>, b1, ...``. Column letters run ``a..``
+    with no letter skipped (unlike Go's habit of skipping ``i``), so every size
+    up to 25 names its columns with one letter.
+    """
+
+    size: int
+    coords: tuple[tuple[int, int], ...]
+    """``coords[p] = (c, r)``, both 0-based."""
+    names: tuple[str, ...]
+    index: dict[str, int]
+    """Point name (lower or upper case) to index."""
+    neighbours: tuple[tuple[int, ...], ...]
+    """Per point: its two to four orthogonal neighbours."""
+
+    @property
+    def n_points(self) -> int:
+        return len(self.coords)
+
+    def point(self, name: str) -> int:
+        """Index of ``name``; ``InvalidMoveError`` if malformed, ``KeyError`` if off the board."""
+        try:
+            return self.index[name]
+        except KeyError:
+            if POINT_RE.match(name) is None:
+                raise InvalidMoveError(f"{name!r} is not a point (expected a letter and a row number, such as d4)") from None
+            raise
+
+    def at(self, c: int, r: int) -> int:
+        """Index of the point in 0-based column ``c`` and row ``r``."""
+        if not (0 <= c < self.size and 0 <= r < self.size):
+            raise KeyError((c, r))
+        return c * self.size + r
+
+
+@functools.cache
+def square_geometry(size: int) -> SquareGeometry:
+    """The geometry of the square board of ``size`` points per side (2..25)."""
+    if not 2 <= size <= MAX_SQUARE_SIZE:
+        raise ValueError(f"square board size {size} is out of range (2..{MAX_SQUARE_SIZE})")
+    n = size
+    coords = tuple((c, r) for c in range(n) for r in range(n))
+    neighbours = []
+    for c, r in coords:
+        near = ((c - 1, r), (c + 1, r), (c, r - 1), (c, r + 1))
+        neighbours.append(tuple(cc * n + rr for cc, rr in near if 0 <= cc < n and 0 <= rr < n))
+    names = tuple(point_name(c, r) for c, r in coords)
+    index = {name: i for i, name in enumerate(names)}
+    index.update({name.upper(): i for i, name in enumerate(names)})
+    return SquareGeometry(size=n, coords=coords, names=names, index=index, neighbours=tuple(neighbours))

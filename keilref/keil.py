@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from keilref.core import Color, Reason, Score
+from keilref.core import Color, Reason, Score, ScoreRow
 from keilref.diagram import ASCII, UNICODE, parse_hex, render_hex
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
 from keilref.game import Game, Group, Territory
@@ -61,6 +61,8 @@ _CODES: dict[int, dict[str, int]] = {}
 
 class KeilGame(Game):
     """A game of Keil. See :class:`~keilref.game.Game` for the interface."""
+
+    rules: KeilRules
 
     def __init__(
         self,
@@ -375,11 +377,11 @@ class KeilGame(Game):
             for color, members, libs in self._group_indices()
         ]
 
-    def _territory_indices(self) -> list[tuple[list[int], int]]:
+    def _territory_indices(self, rules: KeilRules | None = None) -> list[tuple[list[int], int]]:
         """Territories as (points, owner) with owner 0 for nobody."""
         b = self._board
         adj = self._adj
-        rules = self.rules
+        rules = rules or self.rules
         done: set[int] = set()
         out = []
         for p in range(self._n):
@@ -412,18 +414,27 @@ class KeilGame(Game):
         ]
 
     def score(self) -> Score:
+        return self._score(self.rules)
+
+    def score_as(self, rules: str) -> Score:
+        other = find_rules(rules)
+        if not isinstance(other, KeilRules):
+            raise ConfigError(f"rules {rules!r} are not a Keil rule set")
+        return self._score(other)
+
+    def _score(self, rules: KeilRules) -> Score:
         b = self._board
         area = [0, 0, 0]
-        for points, owner in self._territory_indices():
+        for points, owner in self._territory_indices(rules):
             area[owner] += len(points)
         stones = b[: self._n]
         return Score(
-            black_stones=stones.count(1),
-            white_stones=stones.count(2),
-            black_territory=area[1],
-            white_territory=area[2],
+            rows=(
+                ScoreRow("stones", stones.count(1), stones.count(2)),
+                ScoreRow("territory", area[1], area[2]),
+            ),
             komi=self.komi,
-            button=self.button_holder,
+            half_point=self.button_holder,
             neutral=area[0],
         )
 

@@ -1,0 +1,89 @@
+"""End-to-end speed of ``keilref check`` on a large archive.
+
+Writes a seeded archive of size-7 games (about 165 turns each), then:
+
+- parses its text once with a minimal Lark LALR grammar (the bare parse:
+  the floor any Lark-based reader pays);
+- runs ``keilref check --jobs 1`` and ``--jobs 2`` on it as a user would, a
+  fresh process each time, start-up included;
+
+and prints games/s for each with the ratios the targets speak of.
+
+    python benchmarks/bench_check.py [--games 10000] [--rounds 3] [--rules keil]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_parse import bare_parse  # noqa: E402
+
+from keilref.generate import random_games, to_record  # noqa: E402
+from keilref.writer import write_record  # noqa: E402
+
+
+def write_archive(path: Path, games: int, rules: tuple[str, ...], seed: int) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for i, g in enumerate(random_games(seed, games, rules=rules, sizes=(7,), fill=1.3), 1):
+            if i > 1:
+                f.write("\n")
+            f.write(write_record(to_record(g, event=f"bench {i}")))
+
+
+def run_check(path: Path, jobs: int) -> float:
+    cmd = [sys.executable, "-m", "keilref", "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"check failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
+    return elapsed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rules", action="append")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    rules = tuple(args.rules or ["keil"])
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "archive.keil"
+        write_archive(path, args.games, rules, args.seed)
+        text = path.read_text(encoding="utf-8")
+        size_mb = os.path.getsize(path) / 1e6
+        print(f"archive: {args.games} games, {'/'.join(rules)}, size 7, {size_mb:.1f} MB")
+
+        bare = min(_timed(lambda: bare_parse(text)) for _ in range(args.rounds))
+        serial = min(run_check(path, 1) for _ in range(args.rounds))
+        parallel = min(run_check(path, 2) for _ in range(args.rounds))
+
+    n = args.games
+    print(f"bare Lark parse:        {n / bare:>9,.0f} games/s  ({bare:.2f} s)")
+    print(f"keilref check --jobs 1: {n / serial:>9,.0f} games/s  ({serial:.2f} s, {serial / bare:.2f}x the bare parse)")
+    print(f"keilref check --jobs 2: {n / parallel:>9,.0f} games/s  ({parallel:.2f} s, {serial / parallel:.2f}x faster than --jobs 1)")
+    ok1 = "meets" if serial <= 2 * bare else "MISSES"
+    ok2 = "meets" if serial / parallel >= 1.7 else "MISSES"
+    print(f"targets: --jobs 1 <= 2x bare parse: {ok1}; --jobs 2 >= 1.7x --jobs 1: {ok2} (cores: {os.cpu_count()})")
+
+
+def _timed(fn: object) -> float:
+    start = time.perf_counter()
+    fn()  # type: ignore[operator]
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""Peak memory of ``keilref check`` as the archive grows.
+
+Builds archives of the given sizes (seeded size-7 games, repeated to reach
+the size: the checker does the same work for a repeated game), runs
+``keilref check --format jsonl`` on each with the output thrown away, and
+samples the resident memory of the whole process tree (the main process and
+its workers) from /proc every 20 ms.
+
+    python benchmarks/bench_memory.py [--mb 50 --mb 1000] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from keilref.generate import random_games, to_record  # noqa: E402
+from keilref.writer import write_record  # noqa: E402
+
+
+def build(path: Path, megabytes: int, seed: int = 1) -> int:
+    block = "\n".join(
+        write_record(to_record(g, event=f"mem {i}"))
+        for i, g in enumerate(random_games(seed, 500, sizes=(7,), fill=1.3))
+    ) + "\n"
+    data = block.encode("utf-8")
+    target = megabytes * 1_000_000
+    games = 0
+    with open(path, "wb") as f:
+        written = 0
+        while written < target:
+            f.write(data)
+            written += len(data)
+            games += 500
+    return games
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and all its descendants."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+        except OSError:
+            continue
+    total = 0
+    stack = [pid]
+    page = os.sysconf("SC_PAGE_SIZE")
+    while stack:
+        p = stack.pop()
+        stack.extend(children.get(p, []))
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * page
+        except OSError:
+            continue
+    return total
+
+
+def measure(path: Path, jobs: int) -> tuple[float, float]:
+    cmd = [sys.executable, "-m", "keilref", "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, tree_rss(proc.pid))
+        time.sleep(0.02)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        assert proc.stderr is not None
+        sys.exit(f"check failed ({proc.returncode}): {proc.stderr.read().decode()[:300]}")
+    return peak / 1e6, elapsed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mb", type=int, action="append", help="archive sizes in MB (default: 20 and 200)")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        for mb in args.mb or [20, 200]:
+            path = Path(tmp) / f"archive-{mb}.keil"
+            games = build(path, mb)
+            peak, elapsed = measure(path, args.jobs)
+            print(
+                f"{os.path.getsize(path) / 1e6:>8,.0f} MB, {games:>9,} games: peak RSS {peak:6.0f} MB "
+                f"(all processes, --jobs {args.jobs}), {elapsed:,.0f} s, {games / elapsed:,.0f} games/s"
+            )
+            path.unlink()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+from keilref.cli import main
+
+main()

@@ -1,0 +1,354 @@
+"""The ``keilref`` command: a thin layer over the library.
+
+Errors go to stderr as one line; results go to stdout. Exit codes are the
+named constants below.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, Optional
+
+import typer
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer.core import TyperGroup
+
+from keilref import formatting, report
+from keilref.check import PathError, Source, check_sources, default_jobs, expand_paths, read_source
+from keilref.core import Color, format_number
+from keilref.errors import ConfigError, RecordError
+from keilref.record import Record
+from keilref.rules import all_rules, find_rules
+from keilref.verdict import Replay, Status, replay
+
+EXIT_OK = 0
+"""No game failed."""
+EXIT_FAILED = 1
+"""A game failed (mismatch, illegal, error), or a file would be reformatted."""
+EXIT_USAGE = 2
+"""The command line was wrong: no such path, a bad option value."""
+
+class _OneLineErrors(TyperGroup):
+    """Usage errors as one line on stderr (``keilref: ...``), exit code 2."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        try:
+            rv = super().main(*args, standalone_mode=False, **kwargs)
+        except NoArgsIsHelpError as e:
+            e.show()
+            rv = EXIT_USAGE
+        except UsageError as e:
+            where = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+            typer.echo(f"keilref: {e.format_message()}{where}", err=True)
+            rv = EXIT_USAGE
+        if not standalone_mode:
+            return rv
+        sys.exit(rv or 0)
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    name="keilref",
+    help="The referee for Keil: was every turn legal, and is the declared result right?",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+RulesOption = Annotated[
+    Optional[str],
+    typer.Option("--rules", help="Replay under these rules, whatever the record says (keil, keil-2019)."),
+]
+GameOption = Annotated[int, typer.Option("--game", min=1, help="Which game of the file (1-based).")]
+TurnOption = Annotated[
+    Optional[int], typer.Option("--turn", min=0, help="Position after this turn (default: the end).")
+]
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    typer.echo(f"keilref: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _check_rules(rules: str | None) -> None:
+    if rules is not None:
+        try:
+            find_rules(rules)
+        except ConfigError as e:
+            fail(str(e))
+
+
+@app.command()
+def check(
+    paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
+    format: Annotated[str, typer.Option("--format", "-f", help="text, jsonl, junit or github.")] = "text",
+    strict: Annotated[bool, typer.Option("--strict", help="Count unfinished games as failures.")] = False,
+    rules: RulesOption = None,
+    jobs: Annotated[
+        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
+    ] = None,
+) -> None:
+    """Check every game: one verdict per game; exit 1 if any failed."""
+    if format not in report.FORMATS:
+        fail(f"unknown format {format!r} (expected {', '.join(report.FORMATS)})")
+    _check_rules(rules)
+    try:
+        sources = expand_paths(paths)
+    except PathError as e:
+        fail(str(e))
+    started = time.perf_counter()
+    counts: Counter[str] = Counter()
+    failed = False
+    junit = report.JUnitWriter(lambda text: typer.echo(text, nl=False), strict=strict) if format == "junit" else None
+    with progress_bar(sources) as advance:
+        for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
+            counts[v.status.value] += 1
+            failed |= v.status.failed or (strict and v.status is Status.UNFINISHED)
+            if format == "text":
+                typer.echo(report.text_line(v))
+            elif format == "jsonl":
+                typer.echo(report.json_line(v))
+            elif format == "github":
+                line = report.github_line(v)
+                if line is not None:
+                    typer.echo(line)
+            elif junit is not None:
+                junit.add(v)
+    if junit is not None:
+        junit.close()
+    elif format == "text":
+        typer.echo(report.summary_line(counts, time.perf_counter() - started))
+    raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+@contextlib.contextmanager
+def progress_bar(sources: list[Source]) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr, only when a person is watching a terminal."""
+    if not sys.stderr.isatty() or os.environ.get("CI") or os.environ.get("TERM") == "dumb":
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    sizes = [s.size() for s in sources]
+    total = None if None in sizes else sum(s or 0 for s in sizes)
+    columns = (TextColumn("checking"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("check", total=total)
+        yield lambda n: progress.advance(task, n)
+
+
+def _load(file: str, game: int) -> Record:
+    """The ``game``-th record of ``file``, or a one-line error and exit."""
+    try:
+        (source,) = expand_paths([file])
+    except PathError as e:
+        fail(str(e))
+    except ValueError:
+        fail(f"{file}: give one file, not a directory of several")
+    count = 0
+    for item in read_source(source):
+        count += 1
+        if count == game:
+            if isinstance(item, RecordError):
+                fail(f"{file}:{item.line}:{item.column}: game {game}: {item.message}", EXIT_FAILED)
+            return item
+    if count == 0:
+        fail(f"{file}: holds no game")
+    fail(f"{file}: there is no game {game} (the file holds {count})")
+
+
+def _replay(file: str, record: Record, game: int, turn: int | None, rules: str | None) -> Replay:
+    _check_rules(rules)
+    if turn is not None and turn > len(record.turns):
+        fail(f"{file}: game {game} has {len(record.turns)} turns; there is no turn {turn}")
+    try:
+        rep = replay(record, rules=rules, stop=turn)
+    except RecordError as e:
+        fail(f"{file}:{e.line}:{e.column}: game {game}: {e.message}", EXIT_FAILED)
+    if rep.illegal is not None:
+        t = rep.illegal
+        typer.echo(
+            f"keilref: {file}:{t.line}:{t.column}: game {game}: turn {t.turn} {t.point} is illegal "
+            f"({t.reason}); showing the position before it",
+            err=True,
+        )
+    return rep
+
+
+def _header(file: str, game: int, rep: Replay, record: Record) -> str:
+    s = rep.setup
+    g = rep.game
+    return (
+        f"{file} game {game}: rules {s.rules}, size {s.size}, komi {format_number(s.komi)}, "
+        f"after turn {g.turn} of {len(record.turns)}"
+    )
+
+
+def _color(c: Color | None) -> str:
+    return "nobody" if c is None else c.name.capitalize()
+
+
+@app.command()
+def show(
+    file: Annotated[str, typer.Argument(help="A record file.")],
+    game: GameOption = 1,
+    turn: TurnOption = None,
+    unicode: Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · instead of X O .")] = False,
+    territory: Annotated[bool, typer.Option("--territory", help="Mark owned empty points x / o.")] = False,
+    rules: RulesOption = None,
+) -> None:
+    """Draw the position after a turn (by default, the end)."""
+    record = _load(file, game)
+    rep = _replay(file, record, game, turn, rules)
+    g = rep.game
+    typer.echo(_header(file, game, rep, record))
+    typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
+    moves = g.moves
+    if moves:
+        mover = Color.BLACK if len(moves) % 2 == 1 else Color.WHITE
+        typer.echo(f"last turn: {len(moves)} {moves[-1]} ({_color(mover)})")
+    else:
+        typer.echo("last turn: none")
+    p = g.prisoners
+    typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
+    if not g.button_in_play:
+        typer.echo("button: not in play")
+    else:
+        typer.echo(f"button: {'taken by ' + _color(g.button_holder) if g.button_holder else 'not taken'}")
+    typer.echo("game over" if g.is_over else f"to move: {_color(g.to_move)}")
+    _exit_for(rep)
+
+
+def _exit_for(rep: Replay) -> NoReturn:
+    """A faulty record is a failure even when its legal part could be shown."""
+    raise typer.Exit(EXIT_FAILED if rep.illegal is not None else EXIT_OK)
+
+
+@app.command()
+def score(
+    file: Annotated[str, typer.Argument(help="A record file.")],
+    game: GameOption = 1,
+    unicode: Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · instead of X O .")] = False,
+    rules: RulesOption = None,
+) -> None:
+    """Count the final position: stones, territory, komi, button, result."""
+    record = _load(file, game)
+    rep = _replay(file, record, game, None, rules)
+    g = rep.game
+    typer.echo(_header(file, game, rep, record))
+    typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
+    if not g.is_over:
+        typer.echo("the game has not ended: this counts the current position")
+    typer.echo(report.score_table(g.score(), half_point_in_play=g.button_in_play), nl=False)
+    _exit_for(rep)
+
+
+@app.command()
+def legal(
+    file: Annotated[str, typer.Argument(help="A record file.")],
+    game: GameOption = 1,
+    turn: TurnOption = None,
+    rules: RulesOption = None,
+) -> None:
+    """List the legal turns in the position after a turn (by default, the end)."""
+    record = _load(file, game)
+    rep = _replay(file, record, game, turn, rules)
+    g = rep.game
+    typer.echo(_header(file, game, rep, record))
+    if g.is_over:
+        typer.echo("the game is over: no turn is legal")
+    else:
+        typer.echo(f"{_color(g.to_move)} to move")
+        typer.echo(report.legal_listing(g.legal_moves()), nl=False)
+    _exit_for(rep)
+
+
+@app.command()
+def fmt(
+    paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
+    check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if a file would change.")] = False,
+    in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
+) -> None:
+    """Rewrite records in the canonical layout (to stdout by default)."""
+    if check and in_place:
+        fail("--check and --in-place exclude each other")
+    try:
+        sources = expand_paths(paths)
+    except PathError as e:
+        fail(str(e))
+    failed = False
+    for source in sources:
+        try:
+            outcome = formatting.format_source(source, write=in_place)
+        except formatting.FormatError as e:
+            typer.echo(f"keilref: {e}", err=True)
+            failed = True
+            continue
+        if check:
+            if outcome.changed:
+                typer.echo(f"would reformat {source.name}")
+                failed = True
+        elif in_place:
+            if outcome.changed:
+                typer.echo(f"reformatted {source.name}", err=True)
+        else:
+            typer.echo(outcome.text, nl=False)
+    raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+@app.command()
+def generate(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same games.")] = 0,
+    size: Annotated[Optional[list[int]], typer.Option("--size", help="Board size; repeat to cycle.")] = None,
+    rules: Annotated[Optional[list[str]], typer.Option("--rules", help="Rule set; repeat to cycle.")] = None,
+    fill: Annotated[float, typer.Option("--fill", min=0.0, help="Turns before passing, per board point.")] = 1.3,
+) -> None:
+    """Write seeded random legal games, ended by two passes, as records."""
+    from keilref.generate import random_games, to_record
+    from keilref.writer import write_record
+
+    rule_names = tuple(rules or ["keil"])
+    for name in rule_names:
+        _check_rules(name)
+    sizes = tuple(size or [7])
+    for name in rule_names:
+        for s in sizes:
+            try:
+                find_rules(name).check_size(s)
+            except ConfigError as e:
+                fail(str(e))
+    for i, g in enumerate(random_games(seed, games, rules=rule_names, sizes=sizes, fill=fill), 1):
+        if i > 1:
+            typer.echo()
+        typer.echo(write_record(to_record(g, event=f"keilref generate --seed {seed}, game {i}")), nl=False)
+
+
+@app.command(name="rules")
+def list_rules() -> None:
+    """List the rule sets the referee knows."""
+    for r in all_rules():
+        typer.echo(f"{r.name:<10} {r.title} (sizes {r.min_size}..{r.max_size}, default {r.default_size})")
+
+
+def main() -> None:
+    """Entry point for the console script and ``python -m keilref``."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (``keilref check ... | head``): not our failure.
+        sys.stderr.close()
+        sys.exit(EXIT_OK)
+
+
+__all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "app", "main", "Path", "Source"]

@@ -1,0 +1,776 @@
+"""Reading ``.keil`` record files: text -> :class:`~keilref.record.Record`.
+
+Two layers:
+
+* :func:`parse_record` reads the text of one game with the Lark grammar
+  ``grammar/record.lark`` (LALR, contextual lexer). An inline transformer
+  builds the records while the parser reduces, so no parse tree is ever
+  built: that is what makes the parser about as fast as a bare grammar.
+* :func:`iter_games` reads a file of many games as a stream: a cheap
+  byte-level scanner cuts it into games (respecting comments and quoted tag
+  values), and each game is decoded and parsed on its own. Memory stays about
+  one game whatever the file's size, and one broken game does not stop the
+  ones after it.
+
+Every fault a user can make becomes a :class:`~keilref.errors.RecordError`
+with a line and a column counted from the start of the file, and a message
+in words (never a Lark terminal name).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, cast
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+import keilref
+from keilref.core import Result
+from keilref.errors import RecordError, RecordSyntaxError
+from keilref.record import Comment, Record, Tag, Turn, TurnKind
+
+__all__ = [
+    "CHUNK_SIZE",
+    "grammar_path",
+    "iter_games",
+    "parse_games",
+    "parse_record",
+    "record_parser",
+]
+
+CHUNK_SIZE = 1 << 20
+"""Bytes asked of the stream per read by :func:`iter_games`."""
+
+_GRAMMAR = "record.lark"
+
+
+# --------------------------------------------------------------------------
+# Loading the grammar
+
+
+def grammar_path() -> Path:
+    """Where ``record.lark`` is: inside the package when installed from a
+    wheel (``keilref/grammar/``), else at the top of the checkout."""
+    candidates = (
+        Path(keilref.__file__).parent / "grammar" / _GRAMMAR,
+        Path(__file__).resolve().parent.parent / "grammar" / _GRAMMAR,
+    )
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(
+        "cannot find the record grammar; looked for " + " and ".join(str(p) for p in candidates)
+    )
+
+
+@functools.cache
+def record_parser() -> Lark:
+    """The record parser, built once per process.
+
+    Positions come from the tokens themselves, so ``propagate_positions`` is
+    off; the inline transformer returns a :class:`Record` from ``parse``.
+    """
+    return Lark.open(
+        str(grammar_path()),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=False,
+        maybe_placeholders=True,
+        transformer=_Builder(),
+    )
+
+
+# --------------------------------------------------------------------------
+# Building records while parsing
+
+
+class _Fault(Exception):
+    """A fault the transformer finds; :func:`parse_record` adds the source line
+    and the file name, which the transformer does not know."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"')
+_ESCAPE = re.compile(r"\\(.)")
+_WORDS = {"pass": TurnKind.PASS, "button": TurnKind.BUTTON}
+_PLACE = TurnKind.PLACE
+
+
+def _comment(token: Token) -> Comment:
+    text: str = token.value
+    if text[0] == "{":
+        return Comment(text[1:-1], True)
+    # A ';' comment runs to the end of the line; a CR left by a final CRLF-less
+    # line end is not part of it.
+    return Comment(text[1:].rstrip("\r"), False)
+
+
+def _comments(tokens: list[Token]) -> tuple[Comment, ...]:
+    return tuple(_comment(t) for t in tokens) if tokens else ()
+
+
+def _tag(token: Token, comments: list[Token]) -> Tag:
+    m = _TAG_PARTS.match(token.value)
+    assert m is not None  # the TAG terminal guarantees the shape
+    name, raw = m.group(1), m.group(2)
+    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    return Tag(name, value, _comments(comments), token.line or 0, token.column or 0)
+
+
+def _turn(token: Token, comments: tuple[Comment, ...], numbered: bool) -> Turn:
+    """The turn a MOVE token spells. Lower case is canonical; most tokens
+    already are, so the common case does no string work at all."""
+    text: str = token.value
+    line, column = token.line or 0, token.column or 0
+    if text.islower():
+        kind = _WORDS.get(text, _PLACE)
+        point = text if kind is _PLACE else None
+        return Turn(text, kind, point, None, comments, text, numbered, line, column)
+    if text[1] == "@":
+        piece, point = text[0], text[2:].lower()
+        return Turn(f"{piece}@{point}", _PLACE, point, piece, comments, text, numbered, line, column)
+    point = text.lower()
+    return Turn(point, _PLACE, point, None, comments, text, numbered, line, column)
+
+
+def _number_text(index: int) -> str:
+    """The move number that may stand before turn ``index`` (0-based)."""
+    return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."
+
+
+_NUMBER_TEXTS = tuple(_number_text(i) for i in range(1024))
+"""Precomputed for the turns of any ordinary game: checking a number is then
+one tuple index and one string comparison."""
+
+
+def _wrong_number(token: Token, index: int) -> _Fault:
+    """The error for a move number that does not name the turn after it."""
+    text: str = token.value
+    digits = text.rstrip(".")
+    dots = len(text) - len(digits)
+    right = _number_text(index)
+    if dots not in (1, 3):
+        message = (
+            f"malformed move number '{text}': write '{digits}.' before Black's turn "
+            f"or '{digits}...' before White's (here: '{right}')"
+        )
+    else:
+        whose = "Black's" if index % 2 == 0 else "White's"
+        message = (
+            f"wrong move number '{text}': the turn after it is {whose} turn of move "
+            f"{index // 2 + 1}, numbered '{right}'"
+        )
+    return _Fault(message, token.line or 0, token.column or 0)
+
+
+class _Builder(Transformer[Token, Record]):
+    """Inline transformer: Lark calls these as it reduces the rules of the
+    same names (see the grammar), bottom-up and left to right."""
+
+    def start(self, children: list[Any]) -> Record:
+        tags: dict[str, Tag] = children[-3]
+        turns: list[Turn] = children[-2]
+        result: tuple[Token, tuple[Comment, ...]] | None = children[-1]
+        first = next(iter(tags.values()))
+        head = _comments(children[:-3])
+        if result is None:
+            return Record(tuple(tags.values()), tuple(turns), None, head, (), first.line)
+        token, after = result
+        line, column = token.line or 0, token.column or 0
+        return Record(tuple(tags.values()), tuple(turns), token.value, head, after, first.line, line, column)
+
+    def first_tag(self, children: list[Token]) -> dict[str, Tag]:
+        tag = _tag(children[0], children[1:])
+        return {tag.name: tag}
+
+    def next_tag(self, children: list[Any]) -> dict[str, Tag]:
+        tags: dict[str, Tag] = children[0]
+        tag = _tag(children[1], children[2:])
+        if tag.name in tags:
+            earlier = tags[tag.name]
+            raise _Fault(
+                f"duplicate tag '{tag.name}': a game names each tag once "
+                f"(first on line {earlier.line})",
+                tag.line,
+                tag.column,
+            )
+        tags[tag.name] = tag
+        return tags
+
+    def turns(self, children: list[Any]) -> list[Turn]:
+        return []
+
+    def turn(self, children: list[Any]) -> list[Turn]:
+        turns: list[Turn] = children[0]
+        comments = _comments(children[2:]) if len(children) > 2 else ()
+        turns.append(_turn(children[1], comments, False))
+        return turns
+
+    def numbered_turn(self, children: list[Any]) -> list[Turn]:
+        # A move number must name the turn after it: ``N.`` before Black's
+        # turn of move N, ``N...`` before White's.
+        turns: list[Turn] = children[0]
+        number: Token = children[1]
+        index = len(turns)
+        if number.value != (_NUMBER_TEXTS[index] if index < 1024 else _number_text(index)):
+            raise _wrong_number(number, index)
+        if len(children) == 3:
+            turns.append(_turn(children[2], (), True))
+            return turns
+        rest: list[Token] = children[2:]
+        at = next(i for i, t in enumerate(rest) if t.type == "MOVE")
+        turns.append(_turn(rest[at], _comments(rest[:at] + rest[at + 1 :]), True))
+        return turns
+
+    def result(self, children: list[Token]) -> tuple[Token, tuple[Comment, ...]]:
+        token = children[0]
+        try:
+            Result.parse(token.value)
+        except ValueError as e:
+            raise _Fault(str(e), token.line or 0, token.column or 0) from None
+        return token, _comments(children[1:])
+
+
+# --------------------------------------------------------------------------
+# One game
+
+
+_CR_LF = re.compile(r"\r+\n")
+
+
+def parse_record(text: str, *, filename: str | None = None, line_offset: int = 0) -> Record:
+    """Read the text of one game.
+
+    ``line_offset`` is the number of lines before ``text`` in its file, so
+    that every position (and every error) is counted from the start of the
+    file. A leading byte order mark is skipped; CRLF line ends are read as LF.
+    Raises :class:`~keilref.errors.RecordSyntaxError`.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return _parse_game(text, filename, line_offset, 0)
+
+
+def _parse_game(text: str, filename: str | None, line_offset: int, column_offset: int) -> Record:
+    """:func:`parse_record`, for a game that may start part way along its
+    first line (``column_offset`` characters in)."""
+    if "\r" in text:
+        text = _CR_LF.sub("\n", text)
+    try:
+        parser = record_parser()
+        if line_offset == 0 and column_offset == 0:
+            return cast(Record, parser.parse(text))
+        interactive = parser.parse_interactive(text)
+        counter = interactive.lexer_thread.state.line_ctr  # type: ignore[union-attr]
+        counter.line += line_offset
+        counter.line_start_pos = -column_offset
+        counter.column = column_offset + 1
+        return cast(Record, interactive.resume_parse())  # type: ignore[no-untyped-call]
+    except _Fault as fault:
+        raise _error(fault.message, fault.line, fault.column, text, filename, line_offset, column_offset) from None
+    except UnexpectedInput as e:
+        message, line, column = _describe(e, text, line_offset, column_offset)
+        raise _error(message, line, column, text, filename, line_offset, column_offset) from None
+
+
+def _error(
+    message: str,
+    line: int,
+    column: int,
+    text: str,
+    filename: str | None,
+    line_offset: int,
+    column_offset: int,
+) -> RecordSyntaxError:
+    index = line - line_offset - 1
+    lines = text.split("\n")
+    source = lines[index] if 0 <= index < len(lines) else None
+    if source is not None and index == 0 and column_offset:
+        source = " " * column_offset + source
+    return RecordSyntaxError(message, line, column, source, filename)
+
+
+# --------------------------------------------------------------------------
+# Error messages in words
+
+
+_THINGS = {
+    "TAG": "a tag",
+    "MOVE": "a move",
+    "MOVENUM": "a move number",
+    "COMMENT": "a comment",
+    "RESULT": "a result",
+    "$END": "the end of the game",
+}
+_ORDER = ("TAG", "MOVE", "MOVENUM", "COMMENT", "RESULT", "$END")
+_WORD = re.compile(r"[^\s{;\ufeff]{1,40}")
+_RESULT_LIKE = re.compile(r"[BW]\+|draw\Z", re.I)
+_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, Draw or *"
+
+
+def _expected(terminals: Iterable[str]) -> str:
+    """``"a move, a comment or a result"``, from what the parser would accept.
+
+    A move number is only mentioned where nothing but a number may follow it,
+    and the end of the game only where little else may come.
+    """
+    wanted = set(terminals)
+    if "MOVE" in wanted:
+        wanted.discard("MOVENUM")
+    if wanted & {"TAG", "MOVE", "RESULT"}:
+        wanted.discard("$END")
+    words = [_THINGS[t] for t in _ORDER if t in wanted]
+    if not words:
+        return "nothing more"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _acceptable(e: UnexpectedInput) -> set[str]:
+    """The terminals the parser would have taken where it stopped."""
+    state = getattr(e, "state", None)
+    try:
+        actions = state.parse_conf.parse_table.states[state.position]  # type: ignore[union-attr]
+        return {name for name in actions if name.isupper()}
+    except AttributeError:
+        expected = getattr(e, "expected", None) or getattr(e, "allowed", None) or ()
+        return set(expected)
+
+
+def _eof_position(text: str, line_offset: int, column_offset: int) -> tuple[int, int]:
+    last = text.rfind("\n")
+    line = line_offset + text.count("\n") + 1
+    column = len(text) - last if last >= 0 else column_offset + len(text) + 1
+    return line, column
+
+
+def _found(found: str, allowed: set[str], hint: str = "") -> str:
+    """``found X; expected Y``, worded for where the parser stood."""
+    if "MOVE" in allowed and "RESULT" not in allowed:
+        return f"found {found}; expected a move after the move number{hint}"
+    if "TAG" in allowed and "MOVE" not in allowed:
+        return f'found {found}; a game starts with tags such as [Event "..."]{hint}'
+    if "RESULT" not in allowed and "MOVE" not in allowed:
+        return f"found {found} after the result; expected {_expected(allowed)}{hint}"
+    return f"found {found}; expected {_expected(allowed)}{hint}"
+
+
+_FOUND_TOKEN = {"MOVE": "the move", "MOVENUM": "the move number", "RESULT": "the result", "COMMENT": "a comment"}
+
+
+def _describe(e: UnexpectedInput, text: str, line_offset: int, column_offset: int) -> tuple[str, int, int]:
+    """Message, line and column for a Lark error."""
+    allowed = _acceptable(e)
+    if isinstance(e, UnexpectedCharacters):
+        return _describe_characters(e, text, allowed)
+    assert isinstance(e, UnexpectedToken)
+    token: Token = e.token
+    if token.type == "$END":
+        number = _pending_number(e)
+        if number is not None:
+            message = f"the game ends after the move number '{number.value}': expected a move"
+            return message, number.line or 0, number.column or 0
+        line, column = _eof_position(text, line_offset, column_offset)
+        return _found("the end of the text" if "TAG" in allowed else "the end of the game", allowed), line, column
+    line, column = token.line or 0, token.column or 0
+    if token.type == "TAG":
+        message = "found a tag after the moves; tags come before the moves"
+        if "MOVE" not in allowed and "RESULT" not in allowed:
+            message += f" (expected {_expected(allowed)})"
+        return message, line, column
+    return _found(f"{_FOUND_TOKEN.get(token.type, 'the word')} '{token.value}'", allowed), line, column
+
+
+def _pending_number(e: UnexpectedInput) -> Token | None:
+    """The move number still waiting for its move when the text ended."""
+    state = getattr(e, "state", None)
+    stack = getattr(state, "value_stack", None) or []
+    for item in reversed(stack):
+        if isinstance(item, Token) and item.type == "MOVENUM":
+            return item
+        if isinstance(item, (list, dict)):  # the turns (or tags) before it
+            break
+    return None
+
+
+def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) -> tuple[str, int, int]:
+    """For text that is no token at all: say what it looks like."""
+    pos: int = e.pos_in_stream or 0
+    line: int = e.line
+    column: int = e.column
+    char = text[pos]
+    if char == "[":
+        return _describe_tag(text, pos, line, column, allowed)
+    if char == "{":
+        return "comment never closed: this '{' has no matching '}'", line, column
+    if char == "}":
+        return "found '}' with no '{' before it", line, column
+    if char == "]":
+        return "found ']' outside a tag", line, column
+    m = _WORD.match(text, pos)
+    word = m.group(0) if m else char
+    if not word.isprintable():
+        word = word.encode("unicode_escape").decode("ascii")
+    hint = ""
+    if _RESULT_LIKE.match(word):
+        hint = f" ('{word}' is not a result: results are {_RESULT_FORMS})"
+    elif word.isdigit():
+        hint = f" (a move number ends with a dot: '{word}.' or '{word}...')"
+    elif word.lower() in _WORDS and word not in _WORDS:
+        hint = f" (write '{word.lower()}' in lower case)"
+    elif word[:1] == '"':
+        hint = ' (a quoted value belongs in a tag: [Name "value"])'
+    return _found(f"'{word}'", allowed, hint), line, column
+
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_TAG_WORD = re.compile(r'[^\s\]"]{1,40}')
+_BLANKS = re.compile(r"[ \t]*")
+
+
+def _describe_tag(text: str, pos: int, line: int, column: int, allowed: set[str]) -> tuple[str, int, int]:
+    """Say what is wrong with the malformed tag at ``pos`` (a ``[``).
+
+    Tags lie on one line, so every position here is on the tag's line.
+    Truncation (the text ends inside the tag) is reported at the ``[``.
+    """
+    end_of_text = ("the text ends inside this tag", line, column)
+
+    def at(i: int, message: str) -> tuple[str, int, int]:
+        if i >= len(text):
+            return end_of_text
+        return message, line, column + (i - pos)
+
+    def shown(i: int) -> str:
+        if text[i] == "\n":
+            return "the end of the line"
+        m = _TAG_WORD.match(text, i)
+        return f"'{m.group(0) if m else text[i]}'"
+
+    i = _BLANKS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    name = _NAME.match(text, i)
+    if i >= len(text):
+        return end_of_text
+    if name is None:
+        return at(i, f"found {shown(i)}; expected a tag name (a letter, then letters, digits or _)")
+    i = _BLANKS.match(text, name.end()).end()  # type: ignore[union-attr]
+    if i >= len(text):
+        return end_of_text
+    if text[i] != '"':
+        return at(i, f"found {shown(i)}; expected a tag value in double quotes")
+    opening = i
+    i += 1
+    while True:
+        if i >= len(text):
+            return end_of_text
+        c = text[i]
+        if c == '"':
+            break
+        if c == "\n":
+            return at(opening, "tag value not closed: a value ends with '\"' on the same line")
+        if c == "\\":
+            if i + 1 >= len(text):
+                return end_of_text
+            if text[i + 1] not in '"\\':
+                if text[i + 1] == "\n":
+                    return at(opening, "tag value not closed: a value ends with '\"' on the same line")
+                return at(i, f"unknown escape '\\{text[i + 1]}' in a tag value: only \\\" and \\\\ are escapes")
+            i += 2
+            continue
+        i += 1
+    i = _BLANKS.match(text, i + 1).end()  # type: ignore[union-attr]
+    if i >= len(text):
+        return end_of_text
+    if text[i] != "]":
+        return at(i, f"found {shown(i)}; expected ']' to close the tag")
+    # The tag is well formed: it is where it stands that is wrong.
+    return f"found a tag after the moves; tags come before the moves (expected {_expected(allowed)})", line, column
+
+
+# --------------------------------------------------------------------------
+# Files of many games
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """The bytes of one game as cut from a file."""
+
+    data: bytes
+    line: int
+    """The line of ``data[0]`` in the file."""
+    empty: bool
+    """Nothing but white space and (closed) comments."""
+    first: bool
+    """The first piece of the file."""
+
+
+_SPECIAL = re.compile(rb"[\[{;]")
+# White space as the grammar sees it (str.isspace, and the byte order mark),
+# in UTF-8, so that the scanner and the parser agree on what separates tokens.
+_BLANK_BYTES = re.compile(
+    rb"(?:[ \t\n\r\f\v\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
+    rb"|\xe2\x81\x9f|\xe3\x80\x80|\xef\xbb\xbf)*"
+)
+_BLANK_LEADS = b"\xc2\xe1\xe2\xe3\xef"
+"""First bytes of the multi-byte blanks: a chunk may end part way through one."""
+# A tag from its '[' to its ']' or the end of its line, quotes respected, so
+# that a '{', ';' or ']' inside a value is not taken for anything else.
+_TAG_SKIP = re.compile(rb'\[[^\]\n"]*(?:"(?:[^"\\\n]|\\[^\n])*"?)?[^\]\n]*\]?')
+_TAG_LINE = re.compile(rb'^[ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.MULTILINE)
+_BOM = b"\xef\xbb\xbf"
+
+
+class _Splitter:
+    """Cuts a byte stream into games, holding about one game in memory.
+
+    A game starts at a ``[`` at top level (not in a comment or a tag value)
+    once the game before it has had something other than tags. The scanner
+    jumps from one ``[``, ``{`` or ``;`` to the next with a compiled regex,
+    so the moves themselves are only ever looked at by C code.
+
+    Positions are offsets in the file; ``buf`` holds the bytes from ``base``
+    on, and is trimmed to the start of the current game before each read.
+    """
+
+    def __init__(self, stream: BinaryIO, chunk_size: int) -> None:
+        self.stream = stream
+        self.chunk_size = chunk_size
+        self.hold = 8 * chunk_size
+        self.buf = b""
+        self.base = 0
+        self.eof = False
+
+    @property
+    def end(self) -> int:
+        return self.base + len(self.buf)
+
+    def _more(self, keep_from: int) -> bool:
+        """Drop the bytes before ``keep_from``, then read a chunk.
+        ``False`` at the end of the file."""
+        if self.eof:
+            return False
+        if keep_from > self.base:
+            self.buf = self.buf[keep_from - self.base :]
+            self.base = keep_from
+        data = self.stream.read(self.chunk_size)
+        if not data:
+            self.eof = True
+            return False
+        self.buf += data
+        return True
+
+    def _blank_end(self, begin: int) -> int:
+        """Where the white space (and byte order marks) from ``begin`` end."""
+        m = _BLANK_BYTES.match(self.buf, begin - self.base)
+        assert m is not None  # the pattern matches the empty string
+        return m.end() + self.base
+
+    def _blank(self, begin: int, end: int) -> bool:
+        """Only white space (or byte order marks) between the two offsets?"""
+        return _BLANK_BYTES.fullmatch(self.buf, begin - self.base, end - self.base) is not None
+
+    def pieces(self) -> Iterator[_Piece]:
+        while len(self.buf) < 3 and self._more(0):
+            pass
+        if self.buf.startswith(_BOM):
+            self.buf, self.base = self.buf[3:], 3
+        start = self.base  # where the current game starts
+        line = 1  # the line of ``start``
+        i = start  # where scanning resumes
+        tokens = False  # the current game has had something other than tags
+        content = False  # ... or at least a tag or a broken comment
+        first = True
+
+        def cut(end: int) -> _Piece:
+            nonlocal start, line, tokens, content, first
+            lo, hi = start - self.base, end - self.base
+            piece = _Piece(self.buf[lo:hi], line, not content, first)
+            line += self.buf.count(b"\n", lo, hi)
+            start, tokens, content, first = end, False, False, False
+            return piece
+
+        while True:
+            m = _SPECIAL.search(self.buf, i - self.base)
+            if m is None:
+                end = self.end
+                if not tokens:
+                    blank_end = self._blank_end(i)
+                    rest = self.buf[blank_end - self.base : blank_end - self.base + 3]
+                    if rest and (self.eof or end - blank_end >= 3 or rest[0] not in _BLANK_LEADS):
+                        tokens = content = True
+                        i = end
+                    else:
+                        i = blank_end  # maybe a blank cut in two by the chunk: wait
+                else:
+                    i = end
+                if self.eof:
+                    break
+                self._more(start)
+                continue
+            j = m.start() + self.base
+            if not tokens and not self._blank(i, j):
+                tokens = content = True
+            c = self.buf[j - self.base]
+            if c == 0x5B:  # '['
+                if tokens:
+                    yield cut(j)
+                content = True
+                i = self._skip_tag(j, start)
+            elif c == 0x7B:  # '{'
+                close, resume = self._comment_end(j, start)
+                if close is not None:
+                    i = close + 1
+                    continue
+                # Never closed: the game ends at the first tag-like line after
+                # the comment (the parser reports the comment), or at the end.
+                content = True
+                if resume is None:
+                    i = self.end
+                    break
+                yield cut(resume)
+                i = resume
+            else:  # ';'
+                i = self._line_end(j, start)
+        if start < self.end or first:
+            yield cut(self.end)
+
+    def _skip_tag(self, j: int, start: int) -> int:
+        """The offset just after the tag at ``j`` (or after its line's end,
+        if broken), reading on until the tag is complete."""
+        while True:
+            m = _TAG_SKIP.match(self.buf, j - self.base)
+            assert m is not None
+            stop = m.end()
+            complete = (
+                self.eof
+                or self.buf[stop - 1] == 0x5D  # ']'
+                or (stop < len(self.buf) and self.buf[stop] == 0x0A)
+            )
+            if complete or not self._more(start):
+                return stop + self.base
+
+    def _line_end(self, j: int, start: int) -> int:
+        """The offset after the end of the line holding ``j``."""
+        searched = j
+        while True:
+            newline = self.buf.find(b"\n", searched - self.base)
+            if newline >= 0:
+                return newline + self.base + 1
+            searched = self.end
+            if not self._more(start):
+                return self.end
+
+    def _comment_end(self, j: int, start: int) -> tuple[int | None, int | None]:
+        """Where the comment opened at ``j`` closes, reading on as needed.
+
+        Returns ``(offset of '}', None)``, or ``(None, resume)`` when the file
+        ends first, ``resume`` being the first tag-like line after ``j`` (or
+        ``None``). Waiting for a '}' that never comes would hold the rest of
+        the file: once ``hold`` bytes past a tag-like line have been read,
+        a seekable stream is read ahead without keeping anything, then
+        rewound.
+        """
+        searched = j + 1
+        probed = False
+        while True:
+            close = self.buf.find(b"}", searched - self.base)
+            if close >= 0:
+                return close + self.base, None
+            searched = self.end
+            if not probed and self.end - j > self.hold and self.stream.seekable():
+                m = _TAG_LINE.search(self.buf, j + 1 - self.base)
+                if m is not None and len(self.buf) - m.start() > self.hold:
+                    probed = True
+                    if not self._closes_later():
+                        resume = m.start() + self.base
+                        self.stream.seek(resume)
+                        self.buf = self.buf[: m.start()]
+                        return None, resume
+            if not self._more(start):
+                m = _TAG_LINE.search(self.buf, j + 1 - self.base)
+                return None, None if m is None else m.start() + self.base
+
+    def _closes_later(self) -> bool:
+        """Does a '}' come before the end of the file? Reads on keeping
+        nothing, then goes back to where it was."""
+        back = self.stream.tell()
+        try:
+            while True:
+                data = self.stream.read(self.chunk_size)
+                if not data:
+                    return False
+                if b"}" in data:
+                    return True
+        finally:
+            self.stream.seek(back)
+
+
+def _decode(piece: _Piece, column_offset: int, filename: str | None) -> tuple[str, RecordError | None]:
+    """The text of a game, and an error if it is not valid UTF-8."""
+    try:
+        return piece.data.decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        data = piece.data
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        line_end = data.find(b"\n", e.start)
+        if line_end < 0:
+            line_end = len(data)
+        before = data[line_start : e.start].decode("utf-8", "replace")
+        column = len(before) + 1 + (column_offset if line_start == 0 else 0)
+        source = data[line_start:line_end].decode("utf-8", "replace").rstrip("\r")
+        if line_start == 0 and column_offset:
+            source = " " * column_offset + source
+        bad = data[e.start]
+        error = RecordSyntaxError(
+            f"the text is not valid UTF-8 here (byte 0x{bad:02x})",
+            piece.line + data.count(b"\n", 0, e.start),
+            column,
+            source,
+            filename,
+        )
+        return data.decode("utf-8", "replace"), error
+
+
+def iter_games(
+    stream: BinaryIO, filename: str | None = None, *, chunk_size: int = CHUNK_SIZE
+) -> Iterator[Record | RecordError]:
+    """Read the games of a record file, one at a time, from a binary stream.
+
+    Yields a :class:`Record` per game, or the :class:`RecordError` that stops
+    it; the games after a broken one are read all the same. The stream is
+    read ``chunk_size`` bytes at a time and about one game is held in memory.
+    A file without any game yields one error, "no game in file", at 1:1.
+    """
+    column_offset = 0
+    for piece in _Splitter(stream, chunk_size).pieces():
+        text, error = _decode(piece, column_offset, filename)
+        if error is not None:
+            yield error
+        elif piece.empty:
+            if piece.first:
+                yield RecordError("no game in file", 1, 1, None, filename)
+        else:
+            try:
+                yield _parse_game(text, filename, piece.line - 1, column_offset)
+            except RecordError as e:
+                yield e
+        last = text.rfind("\n")
+        column_offset = len(text) - last - 1 if last >= 0 else column_offset + len(text)
+
+
+def parse_games(text: str, filename: str | None = None) -> list[Record | RecordError]:
+    """Every game in ``text`` (see :func:`iter_games`)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return list(iter_games(io.BytesIO(data), filename))

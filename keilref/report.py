@@ -1,0 +1,209 @@
+"""Rendering verdicts and positions as text, JSON lines, JUnit XML and CI annotations.
+
+Nothing here depends on the terminal: output is the same in a pipe, a
+snapshot and a CI log.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from typing import IO
+from xml.sax.saxutils import escape, quoteattr
+
+from keilref.core import Color, Score, format_number
+from keilref.verdict import Status, Verdict
+
+FORMATS = ("text", "jsonl", "junit", "github")
+
+
+def text_line(v: Verdict) -> str:
+    """One line per game: where, which game, status, computed against declared."""
+    head = f"{v.file}:{v.line}: game {v.game}: {v.status.value}"
+    if v.status is Status.ERROR:
+        assert v.error is not None
+        return f"{head}: {v.error.line}:{v.error.column}: {v.error.message}"
+    parts = [f"computed {v.computed or '-'}, declared {v.declared or '-'}"]
+    if v.illegal is not None:
+        t = v.illegal
+        text = f"turn {t.turn} {t.point}: {t.reason} at {t.line}:{t.column}"
+        if t.repeats_turn is not None:
+            text += f" (repeats turn {t.repeats_turn})"
+        parts = [text]
+    elif v.status is Status.UNFINISHED and v.score is not None:
+        parts.append(f"score so far {v.score.result}")
+    if v.detail:
+        parts.append(v.detail)
+    if v.rule_sensitive:
+        others = ", ".join(f"{r} under {name}" for name, r in v.other_results)
+        parts.append(f"rule-sensitive: {others}")
+    return f"{head}: " + "; ".join(parts)
+
+
+def json_line(v: Verdict) -> str:
+    return json.dumps(v.to_json(), ensure_ascii=False)
+
+
+def github_line(v: Verdict) -> str | None:
+    """A workflow annotation at the offending turn or error, or ``None`` for a pass."""
+    if not v.status.failed and v.status is not Status.UNFINISHED:
+        return None
+    level = "error" if v.status.failed else "notice"
+    line, col = v.line, 1
+    if v.illegal is not None:
+        line, col = v.illegal.line, v.illegal.column
+    elif v.error is not None:
+        line, col = v.error.line, v.error.column
+    message = text_line(v).split(": ", 3)[-1]
+    message = f"game {v.game}: {v.status.value}: {message}"
+    return f"::{level} file={_gh_prop(v.file)},line={line},col={col},title=keilref {v.status.value}::{_gh_data(message)}"
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_prop(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class JUnitWriter:
+    """JUnit XML, one testsuite per file and one testcase per game, streamed.
+
+    The counts belong in the opening tags, before the testcases, so the
+    body is spooled (in memory, then on disk when large) and the header is
+    written once everything is counted: memory stays flat on any archive.
+    """
+
+    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+        self._write = write
+        self._strict = strict
+        self._body = tempfile.SpooledTemporaryFile(max_size=16 << 20, mode="w+", encoding="utf-8")
+        self._suite: list[str] = []
+        self._suite_spool: IO[str] | None = None
+        self._file: str | None = None
+        self._tests = self._failures = 0
+        self._suite_tests = self._suite_failures = 0
+
+    def add(self, v: Verdict) -> None:
+        if v.file != self._file:
+            self._end_suite()
+            self._file = v.file
+        fails = _fails(v, self._strict)
+        self._tests += 1
+        self._suite_tests += 1
+        self._failures += fails
+        self._suite_failures += fails
+        name = quoteattr(f"game {v.game} (line {v.line})")
+        self._suite.append(f"    <testcase classname={quoteattr(v.file)} name={name}>")
+        if fails:
+            reason = v.illegal.reason if v.illegal else v.status.value
+            self._suite.append(
+                f"      <failure type={quoteattr(v.status.value)} message={quoteattr(reason)}>"
+                f"{escape(text_line(v))}</failure>"
+            )
+        elif v.status is Status.UNFINISHED:
+            self._suite.append(f"      <system-out>{escape(text_line(v))}</system-out>")
+        self._suite.append("    </testcase>")
+        if len(self._suite) > 3000:
+            # A suite's header needs its counts: keep its testcases apart until it ends.
+            self._spill_suite()
+
+    def _spill_suite(self) -> None:
+        if self._suite_spool is None:
+            self._suite_spool = tempfile.SpooledTemporaryFile(max_size=16 << 20, mode="w+", encoding="utf-8")
+        self._suite_spool.write("\n".join(self._suite) + "\n")
+        self._suite = []
+
+    def _end_suite(self) -> None:
+        if self._file is None:
+            return
+        self._body.write(
+            f"  <testsuite name={quoteattr(self._file)} tests=\"{self._suite_tests}\" "
+            f"failures=\"{self._suite_failures}\">\n"
+        )
+        if self._suite_spool is not None:
+            self._suite_spool.seek(0)
+            shutil.copyfileobj(self._suite_spool, self._body)
+            self._suite_spool.close()
+            self._suite_spool = None
+        if self._suite:
+            self._body.write("\n".join(self._suite) + "\n")
+        self._body.write("  </testsuite>\n")
+        self._suite = []
+        self._suite_tests = self._suite_failures = 0
+        self._file = None
+
+    def close(self) -> None:
+        self._end_suite()
+        self._write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        self._write(f'<testsuites name="keilref" tests="{self._tests}" failures="{self._failures}">\n')
+        self._body.seek(0)
+        while chunk := self._body.read(1 << 16):
+            self._write(chunk)
+        self._body.close()
+        self._write("</testsuites>\n")
+
+
+def junit_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:
+    """The whole JUnit document as a string (see :class:`JUnitWriter`)."""
+    parts: list[str] = []
+    writer = JUnitWriter(parts.append, strict=strict)
+    for v in verdicts:
+        writer.add(v)
+    writer.close()
+    return "".join(parts)
+
+
+def _fails(v: Verdict, strict: bool) -> bool:
+    return v.status.failed or (strict and v.status is Status.UNFINISHED)
+
+
+def summary_line(counts: Counter[str], seconds: float) -> str:
+    """``12 games: 10 ok, 2 illegal in 0.31 s (39 games/s)``."""
+    total = sum(counts.values())
+    parts = [f"{counts[s.value]} {s.value}" for s in Status if counts[s.value]]
+    rate = total / seconds if seconds > 0 else 0.0
+    noun = "game" if total == 1 else "games"
+    return f"{total} {noun}: {', '.join(parts) or 'none'} in {seconds:.2f} s ({rate:,.0f} games/s)"
+
+
+def score_table(score: Score, *, half_point_in_play: bool = True) -> str:
+    """The count per player, part by part, then the totals and the result."""
+    rows = [(r.label, format_number(r.black), format_number(r.white)) for r in score.rows]
+    rows.append(("komi", "", format_number(score.komi)))
+    if half_point_in_play:
+        half = (
+            "0.5" if score.half_point is Color.BLACK else "",
+            "0.5" if score.half_point is Color.WHITE else "",
+        )
+        rows.append((score.half_point_label, *half))
+    width = max(10, *(len(r[0]) + 2 for r in rows))
+    lines = [f"{'':<{width}}{'Black':>8}{'White':>8}"]
+    lines += [f"{name:<{width}}{b:>8}{w:>8}" for name, b, w in rows]
+    lines.append("-" * (width + 16))
+    lines.append(f"{'total':<{width}}{format_number(score.black):>8}{format_number(score.white):>8}")
+    if score.neutral is not None:
+        lines.append(f"neutral points: {score.neutral}")
+    lines.append(f"result: {score.result}")
+    return "\n".join(lines) + "\n"
+
+
+def legal_listing(moves: Sequence[str]) -> str:
+    """The legal turns, placements on wrapped lines, then the other turns."""
+    placements = [m for m in moves if m not in ("pass", "button")]
+    others = [m for m in moves if m in ("pass", "button")]
+    lines = [f"{len(placements)} placements:"]
+    row: list[str] = []
+    for m in placements:
+        row.append(m)
+        if len(row) == 12:
+            lines.append("  " + " ".join(row))
+            row = []
+    if row:
+        lines.append("  " + " ".join(row))
+    lines.append("other: " + (" ".join(others) or "none"))
+    return "\n".join(lines) + "\n"

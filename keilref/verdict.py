@@ -1,0 +1,262 @@
+"""Adjudication: one record in, one :class:`Verdict` out.
+
+This is the only place that decides a status. Everything it needs from the
+rules comes through :class:`~keilref.game.Game` and the rule-set registry, so
+it is the same for every rule family.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from keilref.core import Result, ResultKind, Score
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError
+from keilref.game import Game, new_game
+from keilref.record import Record
+from keilref.rules import all_rules, find_rules
+from keilref.setup import GameSetup, read_setup
+
+
+class Status(enum.Enum):
+    """The one status every game gets."""
+
+    OK = "ok"
+    """Every turn legal, and the declared result agrees with the game."""
+    UNFINISHED = "unfinished"
+    """Every turn legal, the game did not end, and no result is claimed."""
+    MISMATCH = "mismatch"
+    """Every turn legal, but the declared result disagrees with the game."""
+    ILLEGAL = "illegal"
+    """A turn breaks the rules."""
+    ERROR = "error"
+    """The record cannot be read."""
+
+    @property
+    def failed(self) -> bool:
+        """Whether this status fails a check (``unfinished`` only with ``--strict``)."""
+        return self in (Status.MISMATCH, Status.ILLEGAL, Status.ERROR)
+
+
+@dataclass(frozen=True)
+class IllegalTurn:
+    """The first illegal turn of a game."""
+
+    turn: int
+    """1-based; every turn counts (placements, passes, button turns)."""
+    point: str
+    """The token as written."""
+    reason: str
+    line: int
+    column: int
+    repeats_turn: int | None = None
+
+
+@dataclass(frozen=True)
+class ReadError:
+    """Why a record could not be read, and where."""
+
+    message: str
+    line: int
+    column: int
+    source_line: str | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's answer for one game."""
+
+    file: str
+    game: int
+    """1-based index of the game in its file."""
+    line: int
+    """Where the game starts in its file."""
+    status: Status
+    rules: str | None = None
+    size: int | None = None
+    komi: float | None = None
+    turns: int = 0
+    declared: str | None = None
+    computed: str | None = None
+    score: Score | None = None
+    illegal: IllegalTurn | None = None
+    error: ReadError | None = None
+    warnings: tuple[str, ...] = ()
+    detail: str | None = None
+    """For a mismatch: what disagrees, in words."""
+    other_results: tuple[tuple[str, str], ...] = field(default=())
+    """For an ended game: ``(rules, result)`` under each sibling rule set."""
+
+    @property
+    def rule_sensitive(self) -> bool:
+        """Whether the winner differs under a sibling rule set."""
+        if self.computed is None:
+            return False
+        mine = Result.parse(self.computed).winner
+        return any(Result.parse(r).winner != mine for _, r in self.other_results)
+
+    def to_json(self) -> dict[str, Any]:
+        """The machine-readable verdict, exactly as the record format documents it."""
+        return {
+            "file": self.file,
+            "game": self.game,
+            "status": self.status.value,
+            "rules": self.rules,
+            "size": self.size,
+            "komi": self.komi,
+            "turns": self.turns,
+            "declared": self.declared,
+            "computed": self.computed,
+            "score": None
+            if self.score is None
+            else {"black": float(self.score.black), "white": float(self.score.white)},
+            "illegal": None if self.illegal is None else _illegal_json(self.illegal),
+            "error": None
+            if self.error is None
+            else {"message": self.error.message, "line": self.error.line, "column": self.error.column},
+            "warnings": list(self.warnings),
+            "line": self.line,
+            "rule_sensitive": self.rule_sensitive,
+        }
+
+
+def _illegal_json(t: IllegalTurn) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "turn": t.turn,
+        "point": t.point,
+        "reason": t.reason,
+        "line": t.line,
+        "column": t.column,
+    }
+    if t.repeats_turn is not None:
+        out["repeats_turn"] = t.repeats_turn
+    return out
+
+
+def error_verdict(err: RecordError, *, file: str, game: int, line: int | None = None) -> Verdict:
+    return Verdict(
+        file=file,
+        game=game,
+        line=err.line if line is None else line,
+        status=Status.ERROR,
+        error=ReadError(err.message, err.line, err.column, err.source_line),
+    )
+
+
+@dataclass
+class Replay:
+    """A record replayed as far as it is legal."""
+
+    setup: GameSetup
+    game: Game
+    illegal: IllegalTurn | None
+
+
+def replay(record: Record, *, rules: str | None = None, stop: int | None = None) -> Replay:
+    """Play the record's turns (the first ``stop`` of them, if given).
+
+    Raises :class:`RecordError` for bad tags or a token the rule set cannot read.
+    """
+    setup = read_setup(record, rules=rules)
+    game = new_game(setup.rules, setup.size, setup.komi, _button_arg(setup))
+    turns = record.turns if stop is None else record.turns[:stop]
+    play = game.play
+    for number, turn in enumerate(turns, 1):
+        try:
+            play(turn.move)
+        except IllegalMoveError as e:
+            return Replay(
+                setup,
+                game,
+                IllegalTurn(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn),
+            )
+        except InvalidMoveError as e:
+            raise RecordError(str(e), turn.line, turn.column) from None
+    return Replay(setup, game, None)
+
+
+def _button_arg(setup: GameSetup) -> bool | None:
+    from keilref.rules import ButtonRule
+
+    return None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
+
+
+def adjudicate(
+    item: Record | RecordError,
+    *,
+    file: str,
+    game: int,
+    rules: str | None = None,
+    line: int | None = None,
+) -> Verdict:
+    """The verdict on one game (a parsed record, or the error reading it).
+
+    ``line`` is where the game starts, for an error that stopped the parse.
+    """
+    if isinstance(item, RecordError):
+        return error_verdict(item, file=file, game=game, line=line)
+    record = item
+    try:
+        rep = replay(record, rules=rules)
+    except RecordError as e:
+        return error_verdict(e, file=file, game=game, line=record.line)
+    setup, g = rep.setup, rep.game
+    base = dict(
+        file=file,
+        game=game,
+        line=record.line,
+        rules=setup.rules,
+        size=setup.size,
+        komi=setup.komi,
+        turns=g.turn,
+        declared=setup.declared,
+        warnings=setup.warnings,
+    )
+    score = g.score()
+    if rep.illegal is not None:
+        return Verdict(status=Status.ILLEGAL, illegal=rep.illegal, score=score, **base)  # type: ignore[arg-type]
+    computed = str(score.result) if g.is_over else None
+    status, detail = _judge(setup.declared, computed)
+    return Verdict(
+        status=status,
+        computed=computed,
+        score=score,
+        detail=detail,
+        other_results=_sibling_results(g, setup) if g.is_over else (),
+        **base,  # type: ignore[arg-type]
+    )
+
+
+_CLAIM_NOUN = {ResultKind.RESIGN: "a resignation", ResultKind.TIME: "a loss on time", ResultKind.FORFEIT: "a forfeit"}
+
+
+def _judge(declared: str | None, computed: str | None) -> tuple[Status, str | None]:
+    """Compare the declared result with the game; the rules of the record format."""
+    claim = Result.parse(declared) if declared is not None else Result(ResultKind.UNKNOWN)
+    if claim.kind is ResultKind.UNKNOWN:
+        return (Status.OK if computed is not None else Status.UNFINISHED), None
+    if claim.kind in _CLAIM_NOUN:
+        if computed is None:
+            return Status.OK, None
+        return Status.MISMATCH, f"{_CLAIM_NOUN[claim.kind]} is claimed, but the game ended by two passes"
+    if computed is None:
+        return Status.MISMATCH, "a score is claimed, but the game did not end"
+    actual = Result.parse(computed)
+    if claim == actual:
+        return Status.OK, None
+    return Status.MISMATCH, "wrong winner" if claim.winner != actual.winner else "wrong margin"
+
+
+def _sibling_results(game: Game, setup: GameSetup) -> tuple[tuple[str, str], ...]:
+    """The result of the same final position under each sibling rule set."""
+    mine = find_rules(setup.rules)
+    out = []
+    for other in all_rules():
+        if other.family != mine.family or other.name == mine.name:
+            continue
+        try:
+            out.append((other.name, str(game.score_as(other.name).result)))
+        except ConfigError:
+            continue
+    return tuple(out)

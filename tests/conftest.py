@@ -1,0 +1,14 @@
+"""Shared fixtures for the test suite."""
+
+from __future__ import annotations
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from snapshot_ext import TextSnapshotExtension
+
+
+@pytest.fixture
+def snapshot_txt(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """Plain-text snapshots, one ``.txt`` file per assertion (see snapshot_ext.py)."""
+    return snapshot.use_extension(TextSnapshotExtension)
