@@ -18,6 +18,9 @@ from keilref.errors import (
 from keilref.game import Game, Group, Territory
 from keilref.keil import KEIL, KEIL_2019, KeilGame, KeilRules
 from keilref.rules import RuleSet, all_rules, find_rules, register
+# Importing a family registers its rule sets.
+from keilref.dehil import DEHIL, DehilGame
+from keilref.yugo import YUGO, YugoGame
 
 __version__ = "0.1.0"
 
@@ -33,6 +36,10 @@ __all__ = [
     "KeilGame",
     "KeilRules",
     "KeilrefError",
+    "DEHIL",
+    "DehilGame",
+    "YUGO",
+    "YugoGame",
     "Reason",
     "RecordError",
     "RecordSyntaxError",

@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
@@ -37,9 +37,17 @@ EXIT_USAGE = 2
 class _OneLineErrors(TyperGroup):
     """Usage errors as one line on stderr (``keilref: ...``), exit code 2."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         try:
-            rv = super().main(*args, standalone_mode=False, **kwargs)
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except NoArgsIsHelpError as e:
             e.show()
             rv = EXIT_USAGE
@@ -247,7 +255,13 @@ def score(
     typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
     if not g.is_over:
         typer.echo("the game has not ended: this counts the current position")
-    typer.echo(report.score_table(g.score(), half_point_in_play=g.button_in_play), nl=False)
+    counted = g.score()
+    typer.echo(
+        report.score_table(counted, half_point_in_play=g.button_in_play or counted.half_point is not None),
+        nl=False,
+    )
+    for line in g.explain_score():
+        typer.echo(line)
     _exit_for(rep)
 
 
@@ -267,7 +281,7 @@ def legal(
         typer.echo("the game is over: no turn is legal")
     else:
         typer.echo(f"{_color(g.to_move)} to move")
-        typer.echo(report.legal_listing(g.legal_moves()), nl=False)
+        typer.echo(report.legal_listing(g.legal_moves(), g.piece_prefixes), nl=False)
     _exit_for(rep)
 
 

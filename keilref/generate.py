@@ -63,6 +63,12 @@ def random_game(
         if game.turn >= limit:
             _finish(game)
             continue
+        if len(game.piece_prefixes) > 1 and rng.random() < 0.1:
+            # Other pieces (Yugo's kings) are rarely legal at random: look them up.
+            special = [m for m in game.legal_moves() if "@" in m]
+            if special:
+                game.play(rng.choice(special))
+                continue
         for _ in range(12):
             try:
                 game.play(rng.choice(points))

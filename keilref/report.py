@@ -192,18 +192,23 @@ def score_table(score: Score, *, half_point_in_play: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def legal_listing(moves: Sequence[str]) -> str:
-    """The legal turns, placements on wrapped lines, then the other turns."""
-    placements = [m for m in moves if m not in ("pass", "button")]
+_PIECE_WORDS = {"": "pawn placements", "K@": "king placements"}
+
+
+def legal_listing(moves: Sequence[str], prefixes: Sequence[str] = ("",)) -> str:
+    """The legal turns: placements on wrapped lines (by piece kind), then the others."""
     others = [m for m in moves if m in ("pass", "button")]
-    lines = [f"{len(placements)} placements:"]
-    row: list[str] = []
-    for m in placements:
-        row.append(m)
-        if len(row) == 12:
-            lines.append("  " + " ".join(row))
-            row = []
-    if row:
-        lines.append("  " + " ".join(row))
+    lines: list[str] = []
+    kinds = sorted(prefixes, key=len, reverse=True)
+    for prefix in prefixes:
+        wanted = [
+            m
+            for m in moves
+            if m not in others and next(p for p in kinds if m.startswith(p)) == prefix
+        ]
+        label = "placements" if len(prefixes) == 1 else _PIECE_WORDS.get(prefix, f"{prefix} placements")
+        lines.append(f"{len(wanted)} {label}:")
+        for i in range(0, len(wanted), 12):
+            lines.append("  " + " ".join(wanted[i : i + 12]))
     lines.append("other: " + (" ".join(others) or "none"))
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ ever talk to this interface, so a new rule family plugs in by registering.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -43,6 +43,8 @@ class RuleSet:
     """Whether a komi of ``x.5`` is allowed (else whole numbers only)."""
     button: ButtonRule
     game_class: type[Game]
+    agreed_removal: bool = field(default=False, kw_only=True)
+    """Whether a record may end with a ``Removed`` agreement (Yugo)."""
 
     def check_size(self, size: int) -> int:
         if not self.min_size <= size <= self.max_size:

@@ -24,6 +24,7 @@ DEFAULT_RULES = "keil"
 
 _DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?\Z")
 _BUTTON_WORDS = {"yes": True, "no": False}
+_POINT = re.compile(r"[A-Za-z][0-9]{1,3}\Z")
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,10 @@ class GameSetup:
     """The declared result: the result token if any, else the ``Result`` tag."""
     warnings: tuple[str, ...]
     """One line per setting taken by default (or overridden)."""
+    removed: tuple[str, ...] | None = None
+    """The points of a ``Removed`` agreement (Yugo), or ``None`` without one."""
+    removed_at: tuple[int, int] = (0, 0)
+    """Line and column of the ``Removed`` tag, for errors found in replay."""
 
 
 def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
@@ -70,7 +75,10 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     if record.tag("Button") is None and ruleset.button is not ButtonRule.ABSENT:
         warnings.append("no Button tag: using yes")
     declared = record.result if record.result is not None else record.tag_value("Result")
-    return GameSetup(ruleset.name, size, komi, button, declared, tuple(warnings))
+    removed_tag = record.tag("Removed")
+    removed = None if removed_tag is None else _removed(removed_tag, ruleset)
+    at = (0, 0) if removed_tag is None else (removed_tag.line, removed_tag.column)
+    return GameSetup(ruleset.name, size, komi, button, declared, tuple(warnings), removed, at)
 
 
 def _error(tag: Tag, message: str) -> TagError:
@@ -131,6 +139,17 @@ def _button(tag: Tag, ruleset: RuleSet) -> bool:
         raise _error(
             tag, f'Button "{tag.value}" is not allowed under rules {ruleset.name!r}: they require the button'
         ) from None
+
+
+def _removed(tag: Tag, ruleset: RuleSet) -> tuple[str, ...]:
+    """The points of a ``Removed`` agreement; whether they hold pieces is for the replay."""
+    if not ruleset.agreed_removal:
+        raise _error(tag, f"a Removed tag is not allowed under rules {ruleset.name!r}: they have no agreed removal")
+    points = tuple(tag.value.split())
+    for point in points:
+        if not _POINT.match(point):
+            raise _error(tag, f'Removed "{tag.value}": {point!r} is not a point (such as d4)')
+    return points
 
 
 def _result_tag(tag: Tag, record: Record) -> None:

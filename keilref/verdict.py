@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from keilref.core import Result, ResultKind, Score
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError, TagError
 from keilref.game import Game, new_game
 from keilref.record import Record
 from keilref.rules import all_rules, find_rules
@@ -173,6 +173,11 @@ def replay(record: Record, *, rules: str | None = None, stop: int | None = None)
             )
         except InvalidMoveError as e:
             raise RecordError(str(e), turn.line, turn.column) from None
+    if setup.removed is not None and len(turns) == len(record.turns):
+        try:
+            game.agree_removal(setup.removed)
+        except ConfigError as e:
+            raise TagError(str(e), *setup.removed_at) from None
     return Replay(setup, game, None)
 
 

@@ -193,8 +193,17 @@ EXPECTED: dict[str, list[Expect]] = {
 }
 
 
+FAMILY_DIRS = ("yugo", "dehil")
+"""Kindred games keep their records in subfolders, with tables of their own."""
+
+
 def _record_files() -> set[str]:
-    return {p.relative_to(RECORDS).as_posix() for p in RECORDS.rglob("*") if p.is_file()}
+    """The Keil records: every file outside the kindred games' subfolders."""
+    return {
+        rel
+        for p in RECORDS.rglob("*")
+        if p.is_file() and (rel := p.relative_to(RECORDS).as_posix()).split("/")[1] not in FAMILY_DIRS
+    }
 
 
 def _verdicts(relative: str) -> list[Verdict]:
