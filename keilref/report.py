@@ -183,7 +183,7 @@ def score_table(score: Score, *, half_point_in_play: bool = True) -> str:
         rows.append((score.half_point_label, *half))
     width = max(10, *(len(r[0]) + 2 for r in rows))
     lines = [f"{'':<{width}}{'Black':>8}{'White':>8}"]
-    lines += [f"{name:<{width}}{b:>8}{w:>8}" for name, b, w in rows]
+    lines += [f"{name:<{width}}{b:>8}{w:>8}".rstrip() for name, b, w in rows]
     lines.append("-" * (width + 16))
     lines.append(f"{'total':<{width}}{format_number(score.black):>8}{format_number(score.white):>8}")
     if score.neutral is not None:
