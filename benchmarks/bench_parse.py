@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from lark import Lark, Tree
+from lark import Lark, Token, Tree
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -56,10 +56,9 @@ def _bare_parser() -> Lark:
     return Lark(BARE_GRAMMAR, parser="lalr", lexer="contextual")
 
 
-def bare_parse(text: str) -> Tree[object]:
+def bare_parse(text: str) -> Tree[Token]:
     """Parse ``text`` with the minimal grammar, building a tree."""
-    tree: Tree[object] = _bare_parser().parse(text)
-    return tree
+    return _bare_parser().parse(text)
 
 
 def _points(size: int) -> list[str]:

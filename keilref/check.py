@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from keilref.errors import RecordError
-from keilref.parser import CHUNK_SIZE, _decode, _parse_game, _Piece, _Splitter, iter_games
+from keilref.parser import GameBytes, iter_games, read_game, split_games
 from keilref.record import Record
 from keilref.verdict import Verdict, adjudicate
 
@@ -30,55 +30,6 @@ BATCH_BYTES = 1 << 20
 PARALLEL_THRESHOLD = 256 * 1024
 """Below this many bytes of input, one process is faster than starting more."""
 IN_FLIGHT_PER_WORKER = 3
-
-
-@dataclass(frozen=True)
-class GameBytes:
-    """One game's raw bytes as cut from its file, with where it starts."""
-
-    piece: _Piece
-    column_offset: int
-    """The column of the first byte, when the game starts mid-line."""
-
-    @property
-    def data(self) -> bytes:
-        return self.piece.data
-
-    @property
-    def first_line(self) -> int:
-        """The line of the first thing in the game other than white space."""
-        data = self.piece.data
-        stripped = data.lstrip()
-        return self.piece.line + data.count(b"\n", 0, len(data) - len(stripped))
-
-    @property
-    def counts(self) -> bool:
-        """Whether this piece is a game (or the error of a file holding none)."""
-        return not self.piece.empty or self.piece.first
-
-
-def split_games(stream: BinaryIO) -> Iterator[GameBytes]:
-    """Cut a record file into games without parsing them (cheap: C-speed regexes)."""
-    column_offset = 0
-    for piece in _Splitter(stream, CHUNK_SIZE).pieces():
-        yield GameBytes(piece, column_offset)
-        data = piece.data
-        last = data.rfind(b"\n")
-        tail = len(data[last + 1 :].decode("utf-8", "replace"))
-        column_offset = tail if last >= 0 else column_offset + tail
-
-
-def read_game(game: GameBytes, filename: str) -> Record | RecordError | None:
-    """Parse one cut game; ``None`` for blank space between games."""
-    text, error = _decode(game.piece, game.column_offset, filename)
-    if error is not None:
-        return error
-    if game.piece.empty:
-        return RecordError("no game in file", 1, 1, None, filename) if game.piece.first else None
-    try:
-        return _parse_game(text, filename, game.piece.line - 1, game.column_offset)
-    except RecordError as e:
-        return e
 
 
 class PathError(Exception):

@@ -139,4 +139,5 @@ def _turn(move: str) -> Turn:
         return Turn(move, TurnKind.PASS)
     if move == "button":
         return Turn(move, TurnKind.BUTTON)
-    return Turn(move, TurnKind.PLACE, point=move)
+    piece, _, point = move.rpartition("@")
+    return Turn(move, TurnKind.PLACE, point=point, piece=piece or None)

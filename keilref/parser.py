@@ -37,11 +37,14 @@ from keilref.record import Comment, Record, Tag, Turn, TurnKind
 
 __all__ = [
     "CHUNK_SIZE",
+    "GameBytes",
     "grammar_path",
     "iter_games",
     "parse_games",
     "parse_record",
+    "read_game",
     "record_parser",
+    "split_games",
 ]
 
 CHUNK_SIZE = 1 << 20
@@ -743,6 +746,58 @@ def _decode(piece: _Piece, column_offset: int, filename: str | None) -> tuple[st
         return data.decode("utf-8", "replace"), error
 
 
+@dataclass(frozen=True)
+class GameBytes:
+    """One game's raw bytes as cut from its file, not yet decoded or parsed.
+
+    Cutting is cheap and parsing is not, so a file is cut in one process and
+    the games can be parsed in others (see :mod:`keilref.check`).
+    """
+
+    piece: _Piece
+    column_offset: int
+    """The column of the first byte, when the game starts mid-line."""
+
+    @property
+    def data(self) -> bytes:
+        return self.piece.data
+
+    @property
+    def first_line(self) -> int:
+        """The line of the first thing in the game other than white space."""
+        data = self.piece.data
+        return self.piece.line + data.count(b"\n", 0, len(data) - len(data.lstrip()))
+
+    @property
+    def counts(self) -> bool:
+        """Whether this is a game (or the "no game in file" error), not space between games."""
+        return not self.piece.empty or self.piece.first
+
+
+def split_games(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE) -> Iterator[GameBytes]:
+    """Cut a record file into games without parsing them, ``chunk_size`` bytes at a time."""
+    column_offset = 0
+    for piece in _Splitter(stream, chunk_size).pieces():
+        yield GameBytes(piece, column_offset)
+        data = piece.data
+        last = data.rfind(b"\n")
+        tail = len(data[last + 1 :].decode("utf-8", "replace"))
+        column_offset = tail if last >= 0 else column_offset + tail
+
+
+def read_game(game: GameBytes, filename: str | None = None) -> Record | RecordError | None:
+    """Decode and parse one cut game; ``None`` for blank space between games."""
+    text, error = _decode(game.piece, game.column_offset, filename)
+    if error is not None:
+        return error
+    if game.piece.empty:
+        return RecordError("no game in file", 1, 1, None, filename) if game.piece.first else None
+    try:
+        return _parse_game(text, filename, game.piece.line - 1, game.column_offset)
+    except RecordError as e:
+        return e
+
+
 def iter_games(
     stream: BinaryIO, filename: str | None = None, *, chunk_size: int = CHUNK_SIZE
 ) -> Iterator[Record | RecordError]:
@@ -753,21 +808,10 @@ def iter_games(
     read ``chunk_size`` bytes at a time and about one game is held in memory.
     A file without any game yields one error, "no game in file", at 1:1.
     """
-    column_offset = 0
-    for piece in _Splitter(stream, chunk_size).pieces():
-        text, error = _decode(piece, column_offset, filename)
-        if error is not None:
-            yield error
-        elif piece.empty:
-            if piece.first:
-                yield RecordError("no game in file", 1, 1, None, filename)
-        else:
-            try:
-                yield _parse_game(text, filename, piece.line - 1, column_offset)
-            except RecordError as e:
-                yield e
-        last = text.rfind("\n")
-        column_offset = len(text) - last - 1 if last >= 0 else column_offset + len(text)
+    for game in split_games(stream, chunk_size=chunk_size):
+        item = read_game(game, filename)
+        if item is not None:
+            yield item
 
 
 def parse_games(text: str, filename: str | None = None) -> list[Record | RecordError]:
