@@ -27,8 +27,8 @@ from fractions import Fraction
 from keilref.core import Color, Reason, Score, ScoreRow
 from keilref.diagram import ASCII, UNICODE, parse_hex, render_hex
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
-from keilref.game import Game, Group, Territory
-from keilref.geometry import hex_geometry
+from keilref.game import BoardGame, Group, Territory
+from keilref.geometry import HexGeometry, hex_geometry
 from keilref.rules import ButtonRule, RuleSet, find_rules, register
 
 EMPTY = 0
@@ -293,12 +293,14 @@ def _label_groups(board: bytearray, tables: DehilTables) -> tuple[list[int], lis
 # --- the game ---------------------------------------------------------------------
 
 
-class DehilGame(Game):
+class DehilGame(BoardGame):
     """A game of Dehil. See :class:`~keilref.game.Game` for the interface.
 
     Dehil has no button (``button_in_play`` is False, ``button_holder`` is
     ``None``) and no captures (``prisoners`` stay 0, ``last_captured`` is empty).
     """
+
+    geometry: HexGeometry
 
     def __init__(
         self,
@@ -324,6 +326,10 @@ class DehilGame(Game):
         self._over = False
         self._first_pass = 0
         self._moves: list[str] = []
+        # No button and no captures in Dehil: these stay empty.
+        self._holder = 0
+        self._last_captured: list[int] = []
+        self._prisoners = [0, 0, 0]
 
     @classmethod
     def from_diagram(
@@ -425,22 +431,9 @@ class DehilGame(Game):
 
     # --- state ----------------------------------------------------------------------
     @property
-    def turn(self) -> int:
-        return self._turn
-
-    @property
-    def to_move(self) -> Color:
-        return Color(self._to_move)
-
-    @property
     def is_over(self) -> bool:
         """Both players passed in succession; no turn is legal any more."""
         return self._over
-
-    @property
-    def button_holder(self) -> Color | None:
-        """Always ``None``: Dehil has no button."""
-        return None
 
     @property
     def first_pass(self) -> Color | None:
@@ -448,38 +441,9 @@ class DehilGame(Game):
         return Color(self._first_pass) if self._first_pass else None
 
     @property
-    def moves(self) -> tuple[str, ...]:
-        return tuple(self._moves)
-
-    @property
-    def last_move(self) -> str | None:
-        return self._moves[-1] if self._moves else None
-
-    @property
-    def last_captured(self) -> frozenset[str]:
-        """Always empty: nothing is captured in Dehil."""
-        return frozenset()
-
-    @property
-    def prisoners(self) -> dict[Color, int]:
-        """Always 0 each: nothing is captured in Dehil."""
-        return {Color.BLACK: 0, Color.WHITE: 0}
-
-    @property
     def position(self) -> bytes:
         """The board: one byte per point (0 empty, 1 black, 2 white)."""
         return bytes(self._board)
-
-    def stone_at(self, point: str) -> Color | None:
-        try:
-            p = self.geometry.point(point)
-        except KeyError:
-            raise ValueError(f"{point!r} is not on a board of size {self.size}") from None
-        t = self._board[p]
-        return Color(t) if t else None
-
-    def points(self) -> tuple[str, ...]:
-        return self.geometry.names
 
     # --- groups and score ----------------------------------------------------------
     def _counts(self) -> list[GroupCount]:
@@ -547,8 +511,7 @@ class DehilGame(Game):
         """The board; ``territory`` changes nothing, as Dehil has no territory."""
         glyph = UNICODE if unicode else ASCII
         cells = [glyph["empty"], glyph["black"], glyph["white"]]
-        mark = self._tables.codes.get(self._moves[-1]) if self._moves else None
-        return render_hex(self.geometry, [cells[t] for t in self._board], mark if mark != PASS else None)
+        return render_hex(self.geometry, [cells[t] for t in self._board], self._last_point())
 
 
 def _explain(g: GroupCount, names: Sequence[str]) -> str:

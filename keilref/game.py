@@ -13,6 +13,7 @@ from typing import Any
 
 from keilref.core import Color, Score
 from keilref.errors import IllegalMoveError
+from keilref.geometry import Geometry
 from keilref.rules import RuleSet, find_rules
 
 
@@ -162,6 +163,96 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def diagram(self, *, unicode: bool = False, territory: bool = False) -> str:
         """An ASCII (or Unicode) picture of the board."""
+
+
+class BoardGame(Game):
+    """The state every array-backed engine keeps, and what follows from it.
+
+    One byte per point in ``_board`` (0 empty, 1 black, 2 white, as
+    :class:`~keilref.core.Color`), the turn count, the player to move (1 or
+    2), the button holder (0 for nobody), the moves in canonical notation,
+    the points the last turn emptied and the stones each player captured.
+    Engines keep these up to date; the readers here are shared.
+    """
+
+    geometry: Geometry
+    _board: bytearray
+    _turn: int
+    _to_move: int
+    _holder: int
+    _moves: list[str]
+    _last_captured: list[int]
+    _prisoners: list[int]
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def to_move(self) -> Color:
+        return Color(self._to_move)
+
+    @property
+    def button_holder(self) -> Color | None:
+        return Color(self._holder) if self._holder else None
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        return tuple(self._moves)
+
+    @property
+    def last_move(self) -> str | None:
+        return self._moves[-1] if self._moves else None
+
+    @property
+    def last_captured(self) -> frozenset[str]:
+        names = self.geometry.names
+        return frozenset(names[p] for p in self._last_captured)
+
+    @property
+    def prisoners(self) -> dict[Color, int]:
+        return {Color.BLACK: self._prisoners[1], Color.WHITE: self._prisoners[2]}
+
+    def points(self) -> tuple[str, ...]:
+        return self.geometry.names
+
+    def _index(self, point: str) -> int:
+        try:
+            return self.geometry.point(point)
+        except KeyError:
+            raise ValueError(f"{point!r} is not on a board of size {self.size}") from None
+
+    def stone_at(self, point: str) -> Color | None:
+        t = self._board[self._index(point)]
+        return Color(t) if t else None
+
+    def _last_point(self) -> int | None:
+        """The point of the last turn (a piece prefix such as ``K@`` dropped), if it placed."""
+        if not self._moves:
+            return None
+        return self.geometry.index.get(self._moves[-1].rpartition("@")[2])
+
+    def _group_indices(self) -> list[tuple[int, list[int], set[int]]]:
+        """Groups as ``(colour, stones, liberties)`` by index, for :meth:`groups`."""
+        raise NotImplementedError
+
+    def _territory_indices(self) -> list[tuple[list[int], int]]:
+        """Territories as ``(points, owner)`` by index (owner 0 for nobody)."""
+        raise NotImplementedError
+
+    def groups(self) -> list[Group]:
+        names = self.geometry.names
+        return [
+            Group(Color(color), frozenset(names[s] for s in members), frozenset(names[q] for q in libs))
+            for color, members, libs in self._group_indices()
+        ]
+
+    def territories(self) -> list[Territory]:
+        names = self.geometry.names
+        return [
+            Territory(frozenset(names[s] for s in area), Color(owner) if owner else None)
+            for area, owner in self._territory_indices()
+        ]
 
 
 def new_game(

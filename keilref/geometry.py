@@ -10,8 +10,21 @@ import functools
 import re
 import string
 from dataclasses import dataclass
+from typing import Protocol
 
 from keilref.errors import InvalidMoveError
+
+class Geometry(Protocol):
+    """What every board geometry offers the engines and diagrams."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def index(self) -> dict[str, int]: ...
+
+    def point(self, name: str) -> int: ...
+
 
 MAX_HEX_SIZE = 13
 _LETTERS = string.ascii_lowercase

@@ -21,7 +21,7 @@ from fractions import Fraction
 from keilref.core import Color, Reason, Score, ScoreRow
 from keilref.diagram import ASCII, UNICODE, parse_hex, render_hex
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
-from keilref.game import Game, Group, Territory
+from keilref.game import BoardGame
 from keilref.geometry import HexGeometry, hex_geometry
 from keilref.rules import ButtonRule, RuleSet, find_rules, register
 
@@ -59,10 +59,11 @@ def _codes(geo: HexGeometry) -> dict[str, int]:
 _CODES: dict[int, dict[str, int]] = {}
 
 
-class KeilGame(Game):
+class KeilGame(BoardGame):
     """A game of Keil. See :class:`~keilref.game.Game` for the interface."""
 
     rules: KeilRules
+    geometry: HexGeometry
 
     def __init__(
         self,
@@ -292,53 +293,13 @@ class KeilGame(Game):
 
     # --- state -----------------------------------------------------------
     @property
-    def turn(self) -> int:
-        return self._turn
-
-    @property
-    def to_move(self) -> Color:
-        return Color(self._to_move)
-
-    @property
     def is_over(self) -> bool:
         return self._over
-
-    @property
-    def button_holder(self) -> Color | None:
-        return Color(self._holder) if self._holder else None
-
-    @property
-    def moves(self) -> tuple[str, ...]:
-        return tuple(self._moves)
-
-    @property
-    def last_move(self) -> str | None:
-        return self._moves[-1] if self._moves else None
-
-    @property
-    def last_captured(self) -> frozenset[str]:
-        names = self.geometry.names
-        return frozenset(names[p] for p in self._last_captured)
-
-    @property
-    def prisoners(self) -> dict[Color, int]:
-        return {Color.BLACK: self._prisoners[1], Color.WHITE: self._prisoners[2]}
 
     @property
     def position(self) -> bytes:
         """The exact position: one byte per point, then the button bit."""
         return bytes(self._board)
-
-    def stone_at(self, point: str) -> Color | None:
-        try:
-            p = self.geometry.point(point)
-        except KeyError:
-            raise ValueError(f"{point!r} is not on a board of size {self.size}") from None
-        t = self._board[p]
-        return Color(t) if t else None
-
-    def points(self) -> tuple[str, ...]:
-        return self.geometry.names
 
     # --- groups, territory, score ------------------------------------------
     def _group_indices(self) -> list[tuple[int, list[int], set[int]]]:
@@ -370,13 +331,6 @@ class KeilGame(Game):
             out.append((color, members, libs))
         return out
 
-    def groups(self) -> list[Group]:
-        names = self.geometry.names
-        return [
-            Group(Color(color), frozenset(names[s] for s in members), frozenset(names[q] for q in libs))
-            for color, members, libs in self._group_indices()
-        ]
-
     def _territory_indices(self, rules: KeilRules | None = None) -> list[tuple[list[int], int]]:
         """Territories as (points, owner) with owner 0 for nobody."""
         b = self._board
@@ -405,13 +359,6 @@ class KeilGame(Game):
                         touching |= t
             out.append((area, touching if touching in (1, 2) else 0))
         return out
-
-    def territories(self) -> list[Territory]:
-        names = self.geometry.names
-        return [
-            Territory(frozenset(names[s] for s in area), Color(owner) if owner else None)
-            for area, owner in self._territory_indices()
-        ]
 
     def score(self) -> Score:
         return self._score(self.rules)
@@ -456,10 +403,7 @@ class KeilGame(Game):
                 if owner:
                     for p in points:
                         out[p] = area[owner]
-        mark = None
-        if self._moves and self._moves[-1] in self.geometry.index:
-            mark = self.geometry.index[self._moves[-1]]
-        return render_hex(self.geometry, out, mark)
+        return render_hex(self.geometry, out, self._last_point())
 
 
 KEIL = register(

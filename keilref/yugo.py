@@ -57,7 +57,7 @@ from fractions import Fraction
 from keilref.core import Color, Reason, Score, ScoreRow
 from keilref.diagram import SQUARE_ASCII, SQUARE_UNICODE, parse_square, render_square
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
-from keilref.game import Game, Group, Territory
+from keilref.game import BoardGame
 from keilref.geometry import SquareGeometry, square_geometry
 from keilref.rules import ButtonRule, RuleSet, find_rules, register
 
@@ -111,13 +111,15 @@ def _codes(geo: SquareGeometry) -> dict[str, int]:
 _CODES: dict[int, dict[str, int]] = {}
 
 
-class YugoGame(Game):
+class YugoGame(BoardGame):
     """A game of Yugo. See :class:`~keilref.game.Game` for the interface.
 
     Placements are ``d4`` or ``P@d4`` for a pawn and ``K@d4`` for a king (the
     point in either case, the prefix as written here). Canonical notation,
     as :attr:`moves` gives it, is ``d4`` and ``K@d4``.
     """
+
+    geometry: SquareGeometry
 
     piece_prefixes = ("", "K@")
 
@@ -486,14 +488,6 @@ class YugoGame(Game):
 
     # --- state -----------------------------------------------------------
     @property
-    def turn(self) -> int:
-        return self._turn
-
-    @property
-    def to_move(self) -> Color:
-        return Color(self._to_move)
-
-    @property
     def is_over(self) -> bool:
         """True when play has stopped (first double pass) or ended for good."""
         return self._phase in (STOPPED, OVER)
@@ -509,25 +503,6 @@ class YugoGame(Game):
         return self._resumed
 
     @property
-    def button_holder(self) -> Color | None:
-        return Color(self._holder) if self._holder else None
-
-    @property
-    def moves(self) -> tuple[str, ...]:
-        return tuple(self._moves)
-
-    @property
-    def last_captured(self) -> frozenset[str]:
-        """Points whose pawns the last turn stripped, of either colour."""
-        names = self.geometry.names
-        return frozenset(names[p] for p in self._last_captured)
-
-    @property
-    def prisoners(self) -> dict[Color, int]:
-        """Enemy pawns each player's kings have stripped (their own stripped pawns are not counted)."""
-        return {Color.BLACK: self._prisoners[1], Color.WHITE: self._prisoners[2]}
-
-    @property
     def removed(self) -> frozenset[str]:
         """Points whose pieces were removed by agreement."""
         names = self.geometry.names
@@ -538,17 +513,6 @@ class YugoGame(Game):
         """One byte per point: 0 empty, 1/2 a black/white pawn, 5/6 a black/white king."""
         return bytes(t | (k << 2) for t, k in zip(self._board, self._king))
 
-    def _index(self, point: str) -> int:
-        try:
-            return self.geometry.point(point)
-        except KeyError:
-            raise ValueError(f"{point!r} is not on a board of size {self.size}") from None
-
-    def stone_at(self, point: str) -> Color | None:
-        """The colour of the piece (pawn or king) on ``point``, if any."""
-        t = self._board[self._index(point)]
-        return Color(t) if t else None
-
     def is_king(self, point: str) -> bool:
         p = self._index(point)
         return bool(self._board[p] and self._king[p])
@@ -556,9 +520,6 @@ class YugoGame(Game):
     def kings(self, color: Color) -> frozenset[str]:
         names = self.geometry.names
         return frozenset(names[p] for p in range(self._n) if self._board[p] == color and self._king[p])
-
-    def points(self) -> tuple[str, ...]:
-        return self.geometry.names
 
     # --- groups, territory, score ------------------------------------------
     def _group_indices(self) -> list[tuple[int, list[int], set[int]]]:
@@ -587,13 +548,6 @@ class YugoGame(Game):
             out.append((color, members, libs))
         return out
 
-    def groups(self) -> list[Group]:
-        names = self.geometry.names
-        return [
-            Group(Color(color), frozenset(names[s] for s in members), frozenset(names[q] for q in libs))
-            for color, members, libs in self._group_indices()
-        ]
-
     def _territory_indices(self) -> list[tuple[list[int], int]]:
         """Territories as ``(points, owner)``, owner 0 for nobody."""
         b = self._board
@@ -620,13 +574,6 @@ class YugoGame(Game):
             # touching is 1 or 2 for one colour, 3 for both, 0 for none.
             out.append((area, touching if touching in (1, 2) else 0))
         return out
-
-    def territories(self) -> list[Territory]:
-        names = self.geometry.names
-        return [
-            Territory(frozenset(names[s] for s in area), Color(owner) if owner else None)
-            for area, owner in self._territory_indices()
-        ]
 
     def score(self) -> Score:
         area = [0, 0, 0]
@@ -685,12 +632,7 @@ class YugoGame(Game):
                 if owner:
                     for p in points:
                         out[p] = area[owner]
-        mark = None
-        if self._moves:
-            last = self._moves[-1]
-            name = last[2:] if last.startswith("K@") else last
-            mark = self.geometry.index.get(name)
-        return render_square(self.geometry, out, mark)
+        return render_square(self.geometry, out, self._last_point())
 
 
 YUGO = register(
