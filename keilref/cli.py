@@ -75,6 +75,7 @@ RulesOption = Annotated[
     typer.Option("--rules", help="Replay under these rules, whatever the record says (keil, keil-2019)."),
 ]
 GameOption = Annotated[int, typer.Option("--game", min=1, help="Which game of the file (1-based).")]
+UnicodeOption = Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · instead of X O .")]
 TurnOption = Annotated[
     Optional[int], typer.Option("--turn", min=0, help="Position after this turn (default: the end).")
 ]
@@ -191,6 +192,14 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
     return rep
 
 
+def _position(file: str, game: int, turn: int | None, rules: str | None) -> Replay:
+    """Load, replay and print the header line: what show, score and legal share."""
+    record = _load(file, game)
+    rep = _replay(file, record, game, turn, rules)
+    typer.echo(_header(file, game, rep, record))
+    return rep
+
+
 def _header(file: str, game: int, rep: Replay, record: Record) -> str:
     s = rep.setup
     g = rep.game
@@ -209,15 +218,13 @@ def show(
     file: Annotated[str, typer.Argument(help="A record file.")],
     game: GameOption = 1,
     turn: TurnOption = None,
-    unicode: Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · instead of X O .")] = False,
+    unicode: UnicodeOption = False,
     territory: Annotated[bool, typer.Option("--territory", help="Mark owned empty points x / o.")] = False,
     rules: RulesOption = None,
 ) -> None:
     """Draw the position after a turn (by default, the end)."""
-    record = _load(file, game)
-    rep = _replay(file, record, game, turn, rules)
+    rep = _position(file, game, turn, rules)
     g = rep.game
-    typer.echo(_header(file, game, rep, record))
     typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
     moves = g.moves
     if moves:
@@ -244,14 +251,12 @@ def _exit_for(rep: Replay) -> NoReturn:
 def score(
     file: Annotated[str, typer.Argument(help="A record file.")],
     game: GameOption = 1,
-    unicode: Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · instead of X O .")] = False,
+    unicode: UnicodeOption = False,
     rules: RulesOption = None,
 ) -> None:
     """Count the final position: stones, territory, komi, button, result."""
-    record = _load(file, game)
-    rep = _replay(file, record, game, None, rules)
+    rep = _position(file, game, None, rules)
     g = rep.game
-    typer.echo(_header(file, game, rep, record))
     typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
     if not g.is_over:
         typer.echo("the game has not ended: this counts the current position")
@@ -273,10 +278,8 @@ def legal(
     rules: RulesOption = None,
 ) -> None:
     """List the legal turns in the position after a turn (by default, the end)."""
-    record = _load(file, game)
-    rep = _replay(file, record, game, turn, rules)
+    rep = _position(file, game, turn, rules)
     g = rep.game
-    typer.echo(_header(file, game, rep, record))
     if g.is_over:
         typer.echo("the game is over: no turn is legal")
     else:

@@ -240,6 +240,14 @@ class BoardGame(Game):
         """Territories as ``(points, owner)`` by index (owner 0 for nobody)."""
         raise NotImplementedError
 
+    def _paint_territory(self, out: list[str], glyph: dict[str, str]) -> None:
+        """Mark owned empty points in a diagram's glyph list."""
+        area = ["", glyph["black_area"], glyph["white_area"]]
+        for points, owner in self._territory_indices():
+            if owner:
+                for p in points:
+                    out[p] = area[owner]
+
     def groups(self) -> list[Group]:
         names = self.geometry.names
         return [

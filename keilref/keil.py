@@ -398,11 +398,7 @@ class KeilGame(BoardGame):
         cells = [glyph["empty"], glyph["black"], glyph["white"]]
         out = [cells[t] for t in self._board[: self._n]]
         if territory:
-            area = ["", glyph["black_area"], glyph["white_area"]]
-            for points, owner in self._territory_indices():
-                if owner:
-                    for p in points:
-                        out[p] = area[owner]
+            self._paint_territory(out, glyph)
         return render_hex(self.geometry, out, self._last_point())
 
 

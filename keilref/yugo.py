@@ -627,11 +627,7 @@ class YugoGame(BoardGame):
         king = ["", glyph["black_king"], glyph["white_king"]]
         out = [king[t] if k else pawn[t] for t, k in zip(self._board, self._king)]
         if territory:
-            area = ["", glyph["black_area"], glyph["white_area"]]
-            for points, owner in self._territory_indices():
-                if owner:
-                    for p in points:
-                        out[p] = area[owner]
+            self._paint_territory(out, glyph)
         return render_square(self.geometry, out, self._last_point())
 
 
