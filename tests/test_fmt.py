@@ -1,0 +1,132 @@
+"""``keilref fmt``: canonical output, --check, and an --in-place that never damages a file."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from keilref import formatting
+from keilref.check import Source
+from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
+
+runner = CliRunner()
+
+MESSY = """; a note before the tags
+[Annotator "Ana \\"the clock\\" Ruiz"]
+[Size "3"]   [Event "Club night"]
+[Komi "2"]
+1.C3 {centre; the [best] point}   button
+2. b2 ; a line comment } with a brace
+pass 3. pass B+16.5
+"""
+
+CANONICAL = """; a note before the tags
+[Event "Club night"]
+[Size "3"]
+[Komi "2"]
+[Annotator "Ana \\"the clock\\" Ruiz"]
+
+1. c3 {centre; the [best] point} 1... button 2. b2
+; a line comment } with a brace
+2... pass 3. pass B+16.5
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_fmt_prints_the_canonical_layout(tmp_path: Path) -> None:
+    path = write(tmp_path, "messy.keil", MESSY)
+    result = runner.invoke(app, ["fmt", str(path)])
+    assert result.exit_code == EXIT_OK
+    assert result.stdout == CANONICAL
+    assert path.read_text(encoding="utf-8") == MESSY  # stdout only: the file is untouched
+
+
+def test_fmt_keeps_every_comment_and_unknown_tag(tmp_path: Path) -> None:
+    path = write(tmp_path, "messy.keil", MESSY)
+    out = runner.invoke(app, ["fmt", str(path)]).stdout
+    for kept in ("a note before the tags", 'Ana \\"the clock\\" Ruiz', "centre; the [best] point", "a line comment } with a brace"):
+        assert kept in out
+
+
+def test_fmt_is_idempotent_and_keeps_the_verdict(tmp_path: Path) -> None:
+    once = write(tmp_path, "once.keil", runner.invoke(app, ["fmt", str(write(tmp_path, "m.keil", MESSY))]).stdout)
+    twice = runner.invoke(app, ["fmt", str(once)]).stdout
+    assert twice == once.read_text(encoding="utf-8")
+    before = runner.invoke(app, ["check", "--format", "jsonl", str(tmp_path / "m.keil")]).stdout
+    after = runner.invoke(app, ["check", "--format", "jsonl", str(once)]).stdout
+    strip = lambda s: s.split('"status"')[1].split('"line"')[0]  # noqa: E731
+    assert strip(before) == strip(after)
+    assert '"status": "ok"' in after
+
+
+def test_check_exits_1_when_a_file_would_change(tmp_path: Path) -> None:
+    messy = write(tmp_path, "messy.keil", MESSY)
+    clean = write(tmp_path, "clean.keil", CANONICAL)
+    result = runner.invoke(app, ["fmt", "--check", str(messy), str(clean)])
+    assert result.exit_code == EXIT_FAILED
+    assert result.stdout == f"would reformat {messy}\n"
+    assert messy.read_text(encoding="utf-8") == MESSY
+    assert runner.invoke(app, ["fmt", "--check", str(clean)]).exit_code == EXIT_OK
+
+
+def test_in_place_rewrites_and_keeps_the_mode(tmp_path: Path) -> None:
+    path = write(tmp_path, "messy.keil", MESSY)
+    os.chmod(path, 0o640)
+    result = runner.invoke(app, ["fmt", "--in-place", str(path)])
+    assert result.exit_code == EXIT_OK
+    assert path.read_text(encoding="utf-8") == CANONICAL
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["messy.keil"]  # no temporary left behind
+
+
+def test_in_place_never_touches_a_file_that_does_not_parse(tmp_path: Path) -> None:
+    broken_text = MESSY + '\n[Event "second"]\n1. c3 {never closed\n'
+    broken = write(tmp_path, "broken.keil", broken_text)
+    good = write(tmp_path, "good.keil", MESSY)
+    result = runner.invoke(app, ["fmt", "--in-place", str(broken), str(good)])
+    assert result.exit_code == EXIT_FAILED
+    assert broken.read_bytes() == broken_text.encode()  # byte for byte
+    assert good.read_text(encoding="utf-8") == CANONICAL  # the other file is still done
+    assert "broken.keil:10:7" in result.stderr and "left as it is" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_in_place_failure_to_write_leaves_the_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path, "messy.keil", MESSY)
+
+    def broken_replace(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(formatting.os, "replace", broken_replace)
+    with pytest.raises(formatting.FormatError, match="No space left"):
+        formatting.format_source(Source(str(path)), write=True)
+    assert path.read_text(encoding="utf-8") == MESSY
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["messy.keil"]
+
+
+def test_check_and_in_place_exclude_each_other(tmp_path: Path) -> None:
+    path = write(tmp_path, "messy.keil", MESSY)
+    result = runner.invoke(app, ["fmt", "--check", "--in-place", str(path)])
+    assert result.exit_code == EXIT_USAGE
+    assert path.read_text(encoding="utf-8") == MESSY
+
+
+def test_fmt_reads_stdin() -> None:
+    result = runner.invoke(app, ["fmt", "-"], input=MESSY)
+    assert result.exit_code == EXIT_OK
+    assert result.stdout == CANONICAL
+
+
+def test_check_reads_stdin() -> None:
+    result = runner.invoke(app, ["check", "--format", "jsonl", "-"], input=MESSY)
+    assert result.exit_code == EXIT_OK
+    assert '"file": "-"' in result.stdout and '"status": "ok"' in result.stdout
