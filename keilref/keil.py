@@ -85,6 +85,7 @@ class KeilGame(BoardGame):
             codes = _CODES[self.size] = _codes(geo)
         self._codes = codes
         self._adj = geo.adjacency
+        self._names = geo.names
         self._n = geo.n_points
         self._board = bytearray(self._n + 1)
         self._to_move = 1
@@ -186,7 +187,8 @@ class KeilGame(BoardGame):
         b[x] = c
         has_liberty = False
         captured: list[int] = []
-        for q, w1, w2 in self._adj[x]:
+        adj = self._adj
+        for q, w1, w2 in adj[x]:
             t = b[q]
             if t == EMPTY:
                 # Captures only add empty points and turn wings empty, so a
@@ -194,8 +196,15 @@ class KeilGame(BoardGame):
                 if not has_liberty and (b[w1] != o or b[w2] != o):
                     has_liberty = True
             elif t == o:
-                dead = self._dead(q, o, c)
-                if dead is not None:
+                # Most enemy stones touch a liberty themselves: settle that
+                # without the allocations of a whole-group search.
+                for r, v1, v2 in adj[q]:
+                    if not b[r] and (b[v1] != c or b[v2] != c):
+                        break
+                else:
+                    dead = self._dead(q, o, c)
+                    if dead is None:
+                        continue
                     for s in dead:
                         b[s] = EMPTY
                     captured += dead
@@ -214,7 +223,7 @@ class KeilGame(BoardGame):
         self._passes = 0
         self._prisoners[c] += len(captured)
         self._last_captured = captured
-        self._moves.append(self.geometry.names[x])
+        self._moves.append(self._names[x])
 
     def _undo(self, x: int, captured: list[int], other: int) -> None:
         b = self._board
