@@ -124,6 +124,12 @@ class KeilGame(BoardGame):
                 game._board[p] = 2
             elif g not in (".", "·", "x", "o"):
                 raise ValueError(f"unknown glyph {g!r} in diagram")
+        # Play can never reach a group without a liberty (captures and the
+        # suicide rule remove them), and the engine relies on that.
+        for color, members, libs in game._group_indices(KEIL):
+            if not libs:
+                names = " ".join(sorted(game._names[p] for p in members))
+                raise ValueError(f"the diagram has a group without a liberty: {names}")
         game._to_move = int(to_move)
         if button_holder is not None:
             if not game.button_in_play:
@@ -311,10 +317,10 @@ class KeilGame(BoardGame):
         return bytes(self._board)
 
     # --- groups, territory, score ------------------------------------------
-    def _group_indices(self) -> list[tuple[int, list[int], set[int]]]:
+    def _group_indices(self, rules: KeilRules | None = None) -> list[tuple[int, list[int], set[int]]]:
         b = self._board
         adj = self._adj
-        rules = self.rules
+        rules = rules or self.rules
         done: set[int] = set()
         out = []
         for p in range(self._n):

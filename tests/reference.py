@@ -120,6 +120,7 @@ class RefKeil:
         self.button_in_play = button
         self.neighbours = board_neighbours(size)
         self.points = sorted(self.neighbours)
+        self._wings: dict[tuple[str, str], frozenset[str]] = {}
         self.board: dict[str, int] = {p: EMPTY for p in self.points}
         if board is not None:
             assert set(board) == set(self.points)
@@ -162,7 +163,10 @@ class RefKeil:
     # --- linking -------------------------------------------------------------
     def wings(self, p: str, q: str) -> frozenset[str]:
         """The points adjacent to both ``p`` and ``q``."""
-        return self.neighbours[p] & self.neighbours[q]
+        key = (p, q)
+        if key not in self._wings:  # a cache only: the set never changes
+            self._wings[key] = self.neighbours[p] & self.neighbours[q]
+        return self._wings[key]
 
     def linked(self, board: dict[str, int], p: str, q: str) -> bool:
         assert q in self.neighbours[p]
@@ -313,8 +317,10 @@ class RefKeil:
             return Verdict(SUPERKO, repeats_turn=max(repeats))
         return Verdict(None, board=board, captured=captured)
 
-    def play(self, move: str) -> Verdict:
-        verdict = self.check(move)
+    def play(self, move: str, verdict: Verdict | None = None) -> Verdict:
+        """Play ``move`` if legal; ``verdict`` is ``check(move)`` when already known."""
+        if verdict is None:
+            verdict = self.check(move)
         if verdict.reason is not None:
             return verdict
         player = self.to_move

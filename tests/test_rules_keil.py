@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from keilref.generate import random_game
+
 # The checkout root, for keilref when it is not installed.
 _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
@@ -213,10 +215,11 @@ TWO_ON_THE_EDGE = """
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
-def test_capture_of_two_adjacent_unlinked_stones(rules: str) -> None:
+def test_capture_of_two_adjacent_stones_two_groups_under_keil(rules: str) -> None:
     # Black c5 (a corner: neighbours d5, c4, b4) and d5 (neighbours e5, c5,
     # d4, c4). The single wing of c5-d5 is c4 (empty): keil wants a black
-    # wing, so they are two groups; keil-2019 links them (c4 is not white).
+    # wing, so they are two groups, both captured by one move; keil-2019
+    # links them (c4 is not white): one group, the same stones captured.
     game = KeilGame.from_diagram(TWO_ON_THE_EDGE, rules=rules, to_move=W)
     if rules == "keil":
         assert group_set(game) == {(B, fs("c5")), (B, fs("d5")), (W, fs("e5"))}
@@ -308,6 +311,18 @@ def test_placement_that_captures_and_still_has_no_liberty_is_suicide(rules: str)
     assert error.reason is Reason.SUICIDE
     assert game.position == before
     assert game.stone_at("b1") is B
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_liberty_through_a_wing_of_the_stones_colour(rules: str) -> None:
+    # In the same position, b1's one liberty c1 is linked through the black
+    # wing c2 (a stone and an empty point are linked when a wing is empty or
+    # of the stone's colour). White a1 (next to b1) must not capture it.
+    game = KeilGame.from_diagram(CAPTURE_BUT_SUICIDE, rules=rules, to_move=W)
+    game.play("a1")  # a1-a2 has the white wing b2: a liberty for White
+    assert game.last_captured == fs()
+    assert game.stone_at("b1") is B
+    assert "c1" in group_of(game, "b1").liberties
 
 
 # --- ko and superko ---------------------------------------------------------------
@@ -502,6 +517,9 @@ def test_any_turn_after_two_passes_is_illegal(rules: str) -> None:
 def test_a_placement_between_passes_breaks_the_succession(rules: str) -> None:
     game = play(KeilGame(size=3, rules=rules), "button", "pass", "c3", "pass")
     assert not game.is_over
+    # A button turn between two passes cannot happen at all: passing needs
+    # the button taken, and then it cannot be taken again.
+    assert rejected(game, "button").reason is Reason.BUTTON_TAKEN
     game.play("pass")
     assert game.is_over
 
@@ -792,7 +810,20 @@ def test_diagram_round_trip(n: int) -> None:
     assert parse_hex(text) == (n, glyphs)
     mark = rng.randrange(geo.n_points)
     assert parse_hex(render_hex(geo, glyphs, mark)) == (n, glyphs)
-    # and through a game: from_diagram(diagram()) keeps every stone
-    game = KeilGame.from_diagram(text)
-    assert KeilGame.from_diagram(game.diagram()).position == game.position
-    assert [".XO"[t] for t in game.position[:-1]] == glyphs
+    # and through a game: a position reached by play survives diagram() and
+    # from_diagram() stone for stone (random glyphs may hold dead groups,
+    # which from_diagram refuses)
+    played = random_game(rng, size=n, fill=0.6)
+    game = KeilGame(size=n, komi=played.komi)
+    game.play_all(played.moves)
+    assert KeilGame.from_diagram(game.diagram()).position[:-1] == game.position[:-1]
+
+
+def test_a_diagram_with_a_group_without_liberty_is_refused() -> None:
+    # White a1 touches a2 and b1 only through the black wing b2: no liberty.
+    # Play never reaches such a position, so a set-up position may not either.
+    with pytest.raises(ValueError, match="without a liberty: a1"):
+        KeilGame.from_diagram(" 3   . .\n 2  . X .\n 1   O .")
+    # The same stones with an empty centre are a legal position.
+    game = KeilGame.from_diagram(" 3   . .\n 2  . . .\n 1   O .")
+    assert game.stone_at("a1") is Color.WHITE
