@@ -72,7 +72,10 @@ app = typer.Typer(
 
 RulesOption = Annotated[
     Optional[str],
-    typer.Option("--rules", help="Replay under these rules, whatever the record says (keil, keil-2019)."),
+    typer.Option(
+        "--rules",
+        help=f"Replay under these rules, whatever the record says ({', '.join(r.name for r in all_rules())}).",
+    ),
 ]
 GameOption = Annotated[int, typer.Option("--game", min=1, help="Which game of the file (1-based).")]
 UnicodeOption = Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · instead of X O .")]
@@ -232,13 +235,19 @@ def show(
         typer.echo(f"last turn: {len(moves)} {moves[-1]} ({_color(mover)})")
     else:
         typer.echo("last turn: none")
-    p = g.prisoners
-    typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
+    if g.captures:
+        p = g.prisoners
+        typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
     if not g.button_in_play:
         typer.echo("button: not in play")
     else:
         typer.echo(f"button: {'taken by ' + _color(g.button_holder) if g.button_holder else 'not taken'}")
-    typer.echo("game over" if g.is_over else f"to move: {_color(g.to_move)}")
+    if rep.ended:
+        typer.echo("game over")
+    elif g.is_over:
+        typer.echo(f"play stopped at two passes; {_color(g.to_move)} may resume it")
+    else:
+        typer.echo(f"to move: {_color(g.to_move)}")
     _exit_for(rep)
 
 
@@ -280,7 +289,7 @@ def legal(
     """List the legal turns in the position after a turn (by default, the end)."""
     rep = _position(file, game, turn, rules)
     g = rep.game
-    if g.is_over:
+    if rep.ended:
         typer.echo("the game is over: no turn is legal")
     else:
         typer.echo(f"{_color(g.to_move)} to move")

@@ -301,6 +301,7 @@ class DehilGame(BoardGame):
     """
 
     geometry: HexGeometry
+    captures = False
 
     def __init__(
         self,

@@ -47,6 +47,8 @@ class Game(abc.ABC):
     size: int
     komi: float
     button_in_play: bool
+    captures: bool = True
+    """Whether stones can ever leave the board (not in Dehil)."""
     piece_prefixes: tuple[str, ...] = ("",)
     """Prefixes a placement may carry: ``("",)`` for stones, ``("", "K@")`` in Yugo."""
 
@@ -97,6 +99,12 @@ class Game(abc.ABC):
         In Keil and Dehil no turn is legal after that. Yugo lets play resume
         once after its first double pass; its ``play`` handles that.
         """
+
+    @property
+    def is_final(self) -> bool:
+        """Whether no turn is legal any more. Differs from :attr:`is_over` only
+        where play may resume after it stopped (Yugo)."""
+        return self.is_over
 
     @property
     @abc.abstractmethod

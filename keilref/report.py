@@ -192,7 +192,7 @@ def score_table(score: Score, *, half_point_in_play: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-_PIECE_WORDS = {"": "pawn placements", "K@": "king placements"}
+_PIECE_WORDS = {"": "pawn placement", "K@": "king placement"}
 
 
 def legal_listing(moves: Sequence[str], prefixes: Sequence[str] = ("",)) -> str:
@@ -206,8 +206,8 @@ def legal_listing(moves: Sequence[str], prefixes: Sequence[str] = ("",)) -> str:
             for m in moves
             if m not in others and next(p for p in kinds if m.startswith(p)) == prefix
         ]
-        label = "placements" if len(prefixes) == 1 else _PIECE_WORDS.get(prefix, f"{prefix} placements")
-        lines.append(f"{len(wanted)} {label}:")
+        label = "placement" if len(prefixes) == 1 else _PIECE_WORDS.get(prefix, f"{prefix} placement")
+        lines.append(f"{len(wanted)} {label}{'' if len(wanted) == 1 else 's'}:")
         for i in range(0, len(wanted), 12):
             lines.append("  " + " ".join(wanted[i : i + 12]))
     lines.append("other: " + (" ".join(others) or "none"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from keilref.errors import ConfigError
 
@@ -96,7 +96,10 @@ def _komi_text_ok(text: str) -> bool:
 _REGISTRY: dict[str, RuleSet] = {}
 
 
-def register(rules: RuleSet) -> RuleSet:
+_R = TypeVar("_R", bound=RuleSet)
+
+
+def register(rules: _R) -> _R:
     """Make a rule set known by its name. Returns it, for use as a constant."""
     if rules.name in _REGISTRY:
         raise ValueError(f"rules {rules.name!r} are already registered")

@@ -151,6 +151,13 @@ class Replay:
     setup: GameSetup
     game: Game
     illegal: IllegalTurn | None
+    complete: bool = False
+    """Whether every turn of the record was played (the record ends here)."""
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game has ended here: for good, or stopped where its record ends."""
+        return self.game.is_final or (self.game.is_over and self.complete)
 
 
 def replay(record: Record, *, rules: str | None = None, stop: int | None = None) -> Replay:
@@ -178,7 +185,7 @@ def replay(record: Record, *, rules: str | None = None, stop: int | None = None)
             game.agree_removal(setup.removed)
         except ConfigError as e:
             raise TagError(str(e), *setup.removed_at) from None
-    return Replay(setup, game, None)
+    return Replay(setup, game, None, complete=len(turns) == len(record.turns))
 
 
 def _button_arg(setup: GameSetup) -> bool | None:

@@ -449,7 +449,7 @@ class YugoGame(BoardGame):
             why = {
                 PLAYING: "play has not stopped",
                 RESUMED: "play resumed after it",
-                OVER: "the game is already over",
+                OVER: "play resumed after it" if self._resumed else "the game is already over",
             }[self._phase]
             raise ConfigError(f"{_STOP_MESSAGE} ({why})")
         if isinstance(points, str):
@@ -617,7 +617,7 @@ class YugoGame(BoardGame):
             owner = Color(color)
             lines.append(
                 f"{owner.name.capitalize()}'s surrounded group at {' '.join(names[p] for p in sorted(members))}: "
-                f"{len(kings)} king{'s' if len(kings) != 1 else ''} count for {owner.other.name.capitalize()}"
+                f"{len(kings)} king{' counts' if len(kings) == 1 else 's count'} for {owner.other.name.capitalize()}"
             )
         return lines
 

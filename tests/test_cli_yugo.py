@@ -256,8 +256,8 @@ def test_score_surrounded_kings(snapshot_txt: SnapshotAssertion) -> None:
     assert table_row(out, "button") == ("0.5", "")
     assert table_row(out, "total") == ("17.5", "19")
     assert "result: W+1.5" in out
-    assert "White's surrounded group at a1: 1 king count for Black" in out
-    assert "Black's surrounded group at b1: 1 king count for White" in out
+    assert "White's surrounded group at a1: 1 king counts for Black" in out
+    assert "Black's surrounded group at b1: 1 king counts for White" in out
     points = board(out)
     assert (points["a1"], points["b1"], points["c1"]) == ("Q", "K", "Q")
     # 7 black pawns; 10 white pawns and the king c1 alive (11 pieces); a1, b1 surrounded.
@@ -378,7 +378,7 @@ def test_legal_pawns_and_kings(snapshot_txt: SnapshotAssertion) -> None:
         "Black to move",
         "5 pawn placements:",
         "  a5 b5 c5 d5 e5",
-        "1 king placements:",
+        "1 king placement:",
         "  K@c1",
         "other: pass",
     ]
