@@ -423,13 +423,6 @@ class DehilGame(BoardGame):
         legal.append("pass")
         return legal
 
-    def copy(self) -> DehilGame:
-        other = object.__new__(DehilGame)
-        other.__dict__.update(self.__dict__)
-        other._board = bytearray(self._board)
-        other._moves = list(self._moves)
-        return other
-
     # --- state ----------------------------------------------------------------------
     @property
     def is_over(self) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from keilref.core import Color, Score
 from keilref.errors import IllegalMoveError
@@ -223,6 +223,16 @@ class BoardGame(Game):
 
     def points(self) -> tuple[str, ...]:
         return self.geometry.names
+
+    def copy(self) -> Self:
+        """An independent game: the common state copied here, an engine's own by override."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._board = bytearray(self._board)
+        other._moves = list(self._moves)
+        other._prisoners = list(self._prisoners)
+        other._last_captured = list(self._last_captured)
+        return other
 
     def _index(self, point: str) -> int:
         try:

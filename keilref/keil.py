@@ -16,6 +16,7 @@ report and in territory, which :meth:`KeilGame.groups` and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 from fractions import Fraction
 
 from keilref.core import Color, Reason, Score, ScoreRow
@@ -297,13 +298,9 @@ class KeilGame(BoardGame):
             legal.append("pass")
         return legal
 
-    def copy(self) -> KeilGame:
-        other = object.__new__(KeilGame)
-        other.__dict__.update(self.__dict__)
-        other._board = bytearray(self._board)
+    def copy(self) -> Self:
+        other = super().copy()
         other._seen = (self._seen[0], dict(self._seen[1]), dict(self._seen[2]))
-        other._prisoners = list(self._prisoners)
-        other._moves = list(self._moves)
         return other
 
     # --- state -----------------------------------------------------------

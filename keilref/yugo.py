@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import Self
 
 from keilref.core import Color, Reason, Score, ScoreRow
 from keilref.diagram import SQUARE_ASCII, SQUARE_UNICODE, parse_square, render_square
@@ -425,14 +426,9 @@ class YugoGame(BoardGame):
         legal.append("button" if self.button_in_play and not self._holder else "pass")
         return legal
 
-    def copy(self) -> YugoGame:
-        other = object.__new__(YugoGame)
-        other.__dict__.update(self.__dict__)
-        other._board = bytearray(self._board)
+    def copy(self) -> Self:
+        other = super().copy()
         other._king = bytearray(self._king)
-        other._prisoners = list(self._prisoners)
-        other._moves = list(self._moves)
-        other._last_captured = list(self._last_captured)
         other._removed = list(self._removed)
         return other
 
