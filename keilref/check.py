@@ -68,7 +68,13 @@ def expand_paths(paths: Sequence[str], *, suffix: str = ".keil") -> list[Source]
             sources.append(Source(STDIN))
             continue
         p = Path(given)
-        if p.is_dir():
+        try:
+            is_dir, exists = p.is_dir(), p.exists()
+        except OSError:
+            # Not even looked into (permissions): reading it will say why.
+            sources.append(Source(given))
+            continue
+        if is_dir:
             found = sorted(
                 os.path.join(given, str(f.relative_to(p)))
                 for f in p.rglob(f"*{suffix}")
@@ -77,7 +83,7 @@ def expand_paths(paths: Sequence[str], *, suffix: str = ".keil") -> list[Source]
             if not found:
                 raise PathError(f"{given}: directory holds no {suffix} records")
             sources.extend(Source(f) for f in found)
-        elif p.exists():
+        elif exists:
             sources.append(Source(given))
         else:
             raise PathError(f"{given}: no such file or directory")
@@ -158,7 +164,13 @@ def check_batch(batch: Batch, rules: str | None) -> list[Verdict]:
         item = read_game(piece, batch.file)
         if item is None:
             continue
-        out.append(adjudicate(item, file=batch.file, game=index, rules=rules, line=piece.first_line))
+        try:
+            verdict = adjudicate(item, file=batch.file, game=index, rules=rules, line=piece.first_line)
+        except Exception as e:  # noqa: BLE001
+            # A referee bug must cost one game its verdict, never the others theirs.
+            fault = RecordError(f"internal error while checking this game: {type(e).__name__}: {e}", piece.first_line, 1)
+            verdict = adjudicate(fault, file=batch.file, game=index, line=piece.first_line)
+        out.append(verdict)
         index += 1
     return out
 

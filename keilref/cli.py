@@ -7,6 +7,7 @@ named constants below.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import time
@@ -24,7 +25,7 @@ from keilref.check import PathError, Source, check_sources, default_jobs, expand
 from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
-from keilref.rules import all_rules, find_rules
+from keilref.rules import ButtonRule, all_rules, find_rules
 from keilref.verdict import Replay, Status, replay
 
 EXIT_OK = 0
@@ -33,6 +34,15 @@ EXIT_FAILED = 1
 """A game failed (mismatch, illegal, error), or a file would be reformatted."""
 EXIT_USAGE = 2
 """The command line was wrong: no such path, a bad option value."""
+
+EXIT_BROKEN_PIPE = 141
+"""The reader went away (``keilref check ... | head``): the check did not finish,
+so neither 0 nor 1 would be true; 128 + SIGPIPE, as the shell reports it."""
+
+
+def _broken_pipe(e: BaseException | None) -> bool:
+    return isinstance(e, OSError) and e.errno == errno.EPIPE
+
 
 class _OneLineErrors(TyperGroup):
     """Usage errors as one line on stderr (``keilref: ...``), exit code 2."""
@@ -48,6 +58,12 @@ class _OneLineErrors(TyperGroup):
     ) -> Any:
         try:
             rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except SystemExit as e:
+            if not _broken_pipe(e.__context__):
+                raise
+            rv = EXIT_BROKEN_PIPE
+        except BrokenPipeError:
+            rv = EXIT_BROKEN_PIPE
         except NoArgsIsHelpError as e:
             e.show()
             rv = EXIT_USAGE
@@ -57,6 +73,9 @@ class _OneLineErrors(TyperGroup):
             rv = EXIT_USAGE
         if not standalone_mode:
             return rv
+        if rv == EXIT_BROKEN_PIPE:
+            # Python would complain on exit about flushing the closed pipe.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(rv or 0)
 
 
@@ -128,7 +147,7 @@ def check(
             elif format == "jsonl":
                 typer.echo(report.json_line(v))
             elif format == "github":
-                line = report.github_line(v)
+                line = report.github_line(v, strict=strict)
                 if line is not None:
                     typer.echo(line)
             elif junit is not None:
@@ -142,8 +161,17 @@ def check(
 
 @contextlib.contextmanager
 def progress_bar(sources: list[Source]) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar on stderr, only when a person is watching a terminal."""
-    if not sys.stderr.isatty() or os.environ.get("CI") or os.environ.get("TERM") == "dumb":
+    """A progress bar on stderr, only when a person is watching a terminal.
+
+    Not when the verdicts themselves go to that terminal: they show the
+    progress already, and a bar would be drawn in between them.
+    """
+    if (
+        not sys.stderr.isatty()
+        or sys.stdout.isatty()
+        or os.environ.get("CI")
+        or os.environ.get("TERM") == "dumb"
+    ):
         yield None
         return
     from rich.console import Console
@@ -159,12 +187,12 @@ def progress_bar(sources: list[Source]) -> Iterator[Callable[[int], None] | None
 
 def _load(file: str, game: int) -> Record:
     """The ``game``-th record of ``file``, or a one-line error and exit."""
+    if Path(file).is_dir():
+        fail(f"{file}: is a directory; give one record file")
     try:
         (source,) = expand_paths([file])
     except PathError as e:
         fail(str(e))
-    except ValueError:
-        fail(f"{file}: give one file, not a directory of several")
     count = 0
     for item in read_source(source):
         count += 1
@@ -172,8 +200,6 @@ def _load(file: str, game: int) -> Record:
             if isinstance(item, RecordError):
                 fail(f"{file}:{item.line}:{item.column}: game {game}: {item.message}", EXIT_FAILED)
             return item
-    if count == 0:
-        fail(f"{file}: holds no game")
     fail(f"{file}: there is no game {game} (the file holds {count})")
 
 
@@ -238,7 +264,9 @@ def show(
     if g.captures:
         p = g.prisoners
         typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
-    if not g.button_in_play:
+    if g.rules.button is ButtonRule.ABSENT:
+        pass  # the game has no button at all (Dehil)
+    elif not g.button_in_play:
         typer.echo("button: not in play")
     else:
         typer.echo(f"button: {'taken by ' + _color(g.button_holder) if g.button_holder else 'not taken'}")
@@ -306,6 +334,8 @@ def fmt(
     """Rewrite records in the canonical layout (to stdout by default)."""
     if check and in_place:
         fail("--check and --in-place exclude each other")
+    if in_place and "-" in paths:
+        fail("standard input cannot be rewritten in place (leave out --in-place to print)")
     try:
         sources = expand_paths(paths)
     except PathError as e:
@@ -336,7 +366,7 @@ def generate(
     seed: Annotated[int, typer.Option("--seed", help="Same seed, same games.")] = 0,
     size: Annotated[Optional[list[int]], typer.Option("--size", help="Board size; repeat to cycle.")] = None,
     rules: Annotated[Optional[list[str]], typer.Option("--rules", help="Rule set; repeat to cycle.")] = None,
-    fill: Annotated[float, typer.Option("--fill", min=0.0, help="Turns before passing, per board point.")] = 1.3,
+    fill: Annotated[float, typer.Option("--fill", min=0.0, max=10.0, help="Turns before passing, per board point.")] = 1.3,
 ) -> None:
     """Write seeded random legal games, ended by two passes, as records."""
     from keilref.generate import random_games, to_record
@@ -371,10 +401,6 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
-    except BrokenPipeError:
-        # The reader went away (``keilref check ... | head``): not our failure.
-        sys.stderr.close()
-        sys.exit(EXIT_OK)
 
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "app", "main", "Path", "Source"]

@@ -74,7 +74,7 @@ class ResultKind(enum.Enum):
     """``*``: unknown or unfinished."""
 
 
-_RESULT_RE = re.compile(r"([BW])\+(?:([RTF])|(\d+(?:\.\d+)?))\Z")
+_RESULT_RE = re.compile(r"([BW])\+(?:([RTF])|([0-9]{1,9}(?:\.[0-9]{1,9})?))\Z")
 _LETTER_KIND = {"R": ResultKind.RESIGN, "T": ResultKind.TIME, "F": ResultKind.FORFEIT}
 
 

@@ -39,10 +39,15 @@ class IllegalMoveError(KeilrefError, ValueError):
         self.reason = reason
         self.turn = turn
         self.repeats_turn = repeats_turn
+        self._args = (move, reason, turn, repeats_turn)
         detail = f"illegal turn {turn} ({move}): {reason.value}"
         if repeats_turn is not None:
             detail += f", repeats the position after turn {repeats_turn}"
         super().__init__(detail)
+
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[object, ...]]:
+        # Errors cross process boundaries in parallel checking.
+        return (type(self), self._args)
 
 
 class RecordError(KeilrefError, ValueError):
@@ -65,7 +70,14 @@ class RecordError(KeilrefError, ValueError):
         self.column = column
         self.source_line = source_line
         self.filename = filename
+        self.turns_played: int | None = None
+        """Turns replayed before the fault, when it was found in replay."""
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[type[RecordError], tuple[object, ...], dict[str, object]]:
+        # Errors cross process boundaries in parallel checking.
+        args = (self.message, self.line, self.column, self.source_line, self.filename)
+        return (type(self), args, {"turns_played": self.turns_played})
 
     def __str__(self) -> str:
         where = f"{self.filename}:" if self.filename else ""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from dataclasses import dataclass
 
-from keilref.check import STDIN, Source, read_source
+from keilref.check import STDIN, Source
 from keilref.errors import RecordError
+from keilref.parser import iter_games
 from keilref.record import Record
 from keilref.writer import write_records
 
@@ -28,42 +30,55 @@ def format_source(source: Source, *, write: bool = False) -> Formatted:
     A file with any game that does not parse is never touched: formatting
     keeps only what it understood, and a half-understood file would lose text.
     """
+    try:
+        stream = source.open()
+        try:
+            original = stream.read()
+        finally:
+            if source.name != STDIN:  # standard input is not ours to close
+                stream.close()
+    except OSError as e:
+        raise FormatError(f"{source.name}: cannot read: {e.strerror or e}") from None
     records: list[Record] = []
-    for item in read_source(source):
+    for item in iter_games(io.BytesIO(original), source.name):
         if isinstance(item, RecordError):
             raise FormatError(f"{source.name}:{item.line}:{item.column}: {item.message} (file left as it is)")
         records.append(item)
     text = write_records(records)
-    if source.name == STDIN:
-        return Formatted(text, True)
-    try:
-        with open(source.name, "rb") as f:
-            original = f.read()
-    except OSError as e:
-        raise FormatError(f"{source.name}: cannot read: {e.strerror}") from None
     changed = original != text.encode("utf-8")
     if write and changed:
+        if source.name == STDIN:
+            raise FormatError("standard input cannot be rewritten in place")
         _replace_atomically(source.name, text)
     return Formatted(text, changed)
 
 
 def _replace_atomically(path: str, text: str) -> None:
-    """Write beside the file, then rename over it: a reader sees old or new, never half."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".keilref-", suffix=".tmp", dir=directory)
+    """Write beside the file, then rename over it: a reader sees old or new, never half.
+
+    A symbolic link is followed, so the file it names is the one rewritten
+    and the link stays a link.
+    """
+    target = os.path.realpath(path)
+    directory = os.path.dirname(target)
+    tmp: str | None = None
     try:
+        info = os.stat(target)
+        fd, tmp = tempfile.mkstemp(prefix=".keilref-", suffix=".tmp", dir=directory)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, info.st_mode & 0o7777)
         try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+            os.chown(tmp, info.st_uid, info.st_gid)
         except OSError:
-            pass
-        os.replace(tmp, path)
+            pass  # only the owner's group may be kept, or nothing: the text is what matters
+        os.replace(tmp, target)
     except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise FormatError(f"{path}: cannot write: {e.strerror}") from None
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        raise FormatError(f"{path}: cannot write: {e.strerror or e}") from None

@@ -54,7 +54,9 @@ class Game(abc.ABC):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Game:
         if cls is Game:
-            cls = find_rules(kwargs.get("rules", "keil")).game_class
+            # Game(size, komi, rules, button): the rules may come by position too.
+            rules = kwargs["rules"] if "rules" in kwargs else args[2] if len(args) > 2 else "keil"
+            cls = find_rules(rules).game_class
         return super().__new__(cls)
 
     # --- playing ---------------------------------------------------------

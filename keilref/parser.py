@@ -533,6 +533,7 @@ _BLANK_LEADS = b"\xc2\xe1\xe2\xe3\xef"
 _TAG_SKIP = re.compile(rb'\[[^\]\n"]*(?:"(?:[^"\\\n]|\\[^\n])*"?)?[^\]\n]*\]?')
 _TAG_LINE = re.compile(rb'^[ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.MULTILINE)
 _BOM = b"\xef\xbb\xbf"
+_FIRST_TAG = re.compile(rb"^(?:[ \t]|\xef\xbb\xbf)*\[", re.MULTILINE)
 
 
 class _Splitter:
@@ -764,9 +765,12 @@ class GameBytes:
 
     @property
     def first_line(self) -> int:
-        """The line of the first thing in the game other than white space."""
+        """Where the game starts: the line of its first tag, as :attr:`Record.line`
+        says for a game that parses (else its first line that is not blank)."""
         data = self.piece.data
-        return self.piece.line + data.count(b"\n", 0, len(data) - len(data.lstrip()))
+        m = _FIRST_TAG.search(data)
+        start = m.start() if m is not None else len(data) - len(data.lstrip())
+        return self.piece.line + data.count(b"\n", 0, start)
 
     @property
     def counts(self) -> bool:

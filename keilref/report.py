@@ -7,6 +7,7 @@ snapshot and a CI log.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -47,11 +48,11 @@ def json_line(v: Verdict) -> str:
     return json.dumps(v.to_json(), ensure_ascii=False)
 
 
-def github_line(v: Verdict) -> str | None:
+def github_line(v: Verdict, *, strict: bool = False) -> str | None:
     """A workflow annotation at the offending turn or error, or ``None`` for a pass."""
     if not v.status.failed and v.status is not Status.UNFINISHED:
         return None
-    level = "error" if v.status.failed else "notice"
+    level = "error" if _fails(v, strict) else "notice"
     line, col = v.line, 1
     if v.illegal is not None:
         line, col = v.illegal.line, v.illegal.column
@@ -97,16 +98,16 @@ class JUnitWriter:
         self._suite_tests += 1
         self._failures += fails
         self._suite_failures += fails
-        name = quoteattr(f"game {v.game} (line {v.line})")
-        self._suite.append(f"    <testcase classname={quoteattr(v.file)} name={name}>")
+        name = _xml_attr(f"game {v.game} (line {v.line})")
+        self._suite.append(f"    <testcase classname={_xml_attr(v.file)} name={name}>")
         if fails:
             reason = v.illegal.reason if v.illegal else v.status.value
             self._suite.append(
-                f"      <failure type={quoteattr(v.status.value)} message={quoteattr(reason)}>"
-                f"{escape(text_line(v))}</failure>"
+                f"      <failure type={_xml_attr(v.status.value)} message={_xml_attr(reason)}>"
+                f"{_xml_text(text_line(v))}</failure>"
             )
         elif v.status is Status.UNFINISHED:
-            self._suite.append(f"      <system-out>{escape(text_line(v))}</system-out>")
+            self._suite.append(f"      <system-out>{_xml_text(text_line(v))}</system-out>")
         self._suite.append("    </testcase>")
         if len(self._suite) > 3000:
             # A suite's header needs its counts: keep its testcases apart until it ends.
@@ -122,7 +123,7 @@ class JUnitWriter:
         if self._file is None:
             return
         self._body.write(
-            f"  <testsuite name={quoteattr(self._file)} tests=\"{self._suite_tests}\" "
+            f"  <testsuite name={_xml_attr(self._file)} tests=\"{self._suite_tests}\" "
             f"failures=\"{self._suite_failures}\">\n"
         )
         if self._suite_spool is not None:
@@ -156,6 +157,18 @@ def junit_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:
         writer.add(v)
     writer.close()
     return "".join(parts)
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """Escaped for XML, and rid of the control characters XML 1.0 cannot hold."""
+    return escape(_NOT_XML.sub("\ufffd", text))
+
+
+def _xml_attr(text: str) -> str:
+    return quoteattr(_NOT_XML.sub("\ufffd", text))
 
 
 def _fails(v: Verdict, strict: bool) -> bool:

@@ -8,6 +8,8 @@ ever talk to this interface, so a new rule family plugs in by registering.
 from __future__ import annotations
 
 import enum
+import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
@@ -16,6 +18,12 @@ from keilref.errors import ConfigError
 
 if TYPE_CHECKING:
     from keilref.game import Game
+
+
+KOMI_RE = re.compile(r"-?[0-9]{1,7}(?:\.[0-9]{1,7})?")
+"""How a komi is written: a decimal number, ASCII digits only."""
+KOMI_LIMIT = 1_000_000
+"""No real komi comes near this; beyond it floats stop being exact."""
 
 
 class ButtonRule(enum.Enum):
@@ -55,23 +63,27 @@ class RuleSet:
         return size
 
     def parse_size(self, text: str) -> int:
-        if not text.isascii() or not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise ConfigError(f"size {text!r} is not a whole number")
+        if len(text) > 3:  # before int(): a thousand digits must not cost a traceback
+            raise ConfigError(f"size {text} is out of range for rules {self.name!r} ({self.min_size}..{self.max_size})")
         return self.check_size(int(text))
 
     def check_komi(self, komi: float | int | str | Fraction) -> float:
         """Validate a komi, from a number or record text; return it as a float."""
-        try:
-            value = Fraction(komi) if not isinstance(komi, float) else Fraction(komi)
-        except (ValueError, ZeroDivisionError):
-            raise ConfigError(f"komi {komi!r} is not a number") from None
-        if isinstance(komi, str) and not _komi_text_ok(komi):
+        if isinstance(komi, str):
+            if KOMI_RE.fullmatch(komi) is None:
+                raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
+            value = Fraction(komi)
+        elif isinstance(komi, float) and not math.isfinite(komi):
             raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
-        if value.denominator == 1:
+        else:
+            value = Fraction(komi)
+        if abs(value) > KOMI_LIMIT:
+            raise ConfigError(f"komi {komi} is too large (at most {KOMI_LIMIT:,} either way)")
+        if value.denominator == 1 or (value.denominator == 2 and self.half_komi):
             return float(value)
-        if value.denominator == 2 and self.half_komi:
-            return float(value)
-        allowed = "a whole or half number" if self.half_komi else "a whole number"
+        allowed = "a whole number or a half (such as 6.5)" if self.half_komi else "a whole number"
         raise ConfigError(f"komi {komi} is not allowed under rules {self.name!r}: it must be {allowed}")
 
     def check_button(self, button: bool | None) -> bool:
@@ -85,12 +97,6 @@ class RuleSet:
         if not button and self.button is ButtonRule.REQUIRED:
             raise ConfigError(f"rules {self.name!r} require the button (Button \"yes\")")
         return button
-
-
-def _komi_text_ok(text: str) -> bool:
-    body = text[1:] if text.startswith("-") else text
-    whole, _, frac = body.partition(".")
-    return whole.isascii() and whole.isdigit() and (frac == "" or frac == "5")
 
 
 _REGISTRY: dict[str, RuleSet] = {}

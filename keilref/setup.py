@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from keilref.core import Result
 from keilref.errors import ConfigError, RecordError, TagError
 from keilref.record import Record, Tag
-from keilref.rules import ButtonRule, RuleSet, all_rules, find_rules
+from keilref.rules import KOMI_LIMIT, KOMI_RE, ButtonRule, RuleSet, all_rules, find_rules
 
 __all__ = ["DEFAULT_RULES", "GameSetup", "read_setup"]
 
 DEFAULT_RULES = "keil"
 """The rule set of a record without a ``Rules`` tag."""
 
-_DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?\Z")
 _BUTTON_WORDS = {"yes": True, "no": False}
 _POINT = re.compile(r"[A-Za-z][0-9]{1,3}\Z")
 
@@ -58,9 +58,12 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     warnings: list[str] = []
     ruleset = _rules(record, rules, warnings)
     size, komi, button = ruleset.default_size, 0.0, ruleset.check_button(None)
-    setting_tags = [t for t in (record.tag(n) for n in ("Size", "Komi", "Button", "Result")) if t is not None]
+    removed: tuple[str, ...] | None = None
+    setting_tags = [t for t in (record.tag(n) for n in ("Size", "Komi", "Button", "Result", "Removed")) if t is not None]
     for tag in sorted(setting_tags, key=lambda t: (t.line, t.column)):
-        if tag.name == "Size":
+        if tag.name == "Removed":
+            removed = _removed(tag, ruleset)
+        elif tag.name == "Size":
             size = _size(tag, ruleset)
         elif tag.name == "Komi":
             komi = _komi(tag, ruleset)
@@ -76,9 +79,13 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
         warnings.append("no Button tag: using yes")
     declared = record.result if record.result is not None else record.tag_value("Result")
     removed_tag = record.tag("Removed")
-    removed = None if removed_tag is None else _removed(removed_tag, ruleset)
     at = (0, 0) if removed_tag is None else (removed_tag.line, removed_tag.column)
     return GameSetup(ruleset.name, size, komi, button, declared, tuple(warnings), removed, at)
+
+
+def _q(value: str, limit: int = 40) -> str:
+    """A tag value as quoted in a message: long ones are cut, so an error stays one line."""
+    return value if len(value) <= limit else value[: limit - 3] + "..."
 
 
 def _error(tag: Tag, message: str) -> TagError:
@@ -90,7 +97,7 @@ def _rules(record: Record, override: str | None, warnings: list[str]) -> RuleSet
     if override is not None:
         ruleset = find_rules(override)  # ConfigError: a caller's mistake, not the record's
         if tag is not None and tag.value != override:
-            warnings.append(f'Rules tag "{tag.value}" overridden: using {override}')
+            warnings.append(f'Rules tag "{_q(tag.value)}" overridden: using {override}')
         return ruleset
     if tag is None:
         warnings.append(f"no Rules tag: using {DEFAULT_RULES}")
@@ -99,7 +106,7 @@ def _rules(record: Record, override: str | None, warnings: list[str]) -> RuleSet
         return find_rules(tag.value)
     except ConfigError:
         known = ", ".join(sorted(r.name for r in all_rules()))
-        raise _error(tag, f'Rules "{tag.value}" is not a known rule set (known: {known})') from None
+        raise _error(tag, f'Rules "{_q(tag.value)}" is not a known rule set (known: {known})') from None
 
 
 def _size(tag: Tag, ruleset: RuleSet) -> int:
@@ -107,10 +114,10 @@ def _size(tag: Tag, ruleset: RuleSet) -> int:
         return ruleset.parse_size(tag.value)
     except ConfigError:
         if not (tag.value.isascii() and tag.value.isdigit()):
-            raise _error(tag, f'Size "{tag.value}" is not a whole number') from None
+            raise _error(tag, f'Size "{_q(tag.value)}" is not a whole number') from None
         raise _error(
             tag,
-            f'Size "{tag.value}" is not allowed under rules {ruleset.name!r}: '
+            f'Size "{_q(tag.value)}" is not allowed under rules {ruleset.name!r}: '
             f"it must be {ruleset.min_size}..{ruleset.max_size}",
         ) from None
 
@@ -119,11 +126,13 @@ def _komi(tag: Tag, ruleset: RuleSet) -> float:
     try:
         return ruleset.check_komi(tag.value)
     except ConfigError:
-        if not _DECIMAL.match(tag.value):
-            raise _error(tag, f'Komi "{tag.value}" is not a number such as 6, -3 or 6.5') from None
+        if not KOMI_RE.fullmatch(tag.value):
+            raise _error(tag, f'Komi "{_q(tag.value)}" is not a number such as 6, -3 or 6.5') from None
+        if abs(Fraction(tag.value)) > KOMI_LIMIT:
+            raise _error(tag, f'Komi "{_q(tag.value)}" is too large (at most {KOMI_LIMIT:,} either way)') from None
         allowed = "a whole number or a half (such as 6.5)" if ruleset.half_komi else "a whole number"
         raise _error(
-            tag, f'Komi "{tag.value}" is not allowed under rules {ruleset.name!r}: it must be {allowed}'
+            tag, f'Komi "{_q(tag.value)}" is not allowed under rules {ruleset.name!r}: it must be {allowed}'
         ) from None
 
 
@@ -132,12 +141,12 @@ def _button(tag: Tag, ruleset: RuleSet) -> bool:
         raise _error(tag, f"a Button tag is not allowed under rules {ruleset.name!r}: they have no button")
     value = _BUTTON_WORDS.get(tag.value)
     if value is None:
-        raise _error(tag, f'Button "{tag.value}" is not yes or no')
+        raise _error(tag, f'Button "{_q(tag.value)}" is not yes or no')
     try:
         return ruleset.check_button(value)
     except ConfigError:
         raise _error(
-            tag, f'Button "{tag.value}" is not allowed under rules {ruleset.name!r}: they require the button'
+            tag, f'Button "{_q(tag.value)}" is not allowed under rules {ruleset.name!r}: they require the button'
         ) from None
 
 
@@ -148,7 +157,7 @@ def _removed(tag: Tag, ruleset: RuleSet) -> tuple[str, ...]:
     points = tuple(tag.value.split())
     for point in points:
         if not _POINT.match(point):
-            raise _error(tag, f'Removed "{tag.value}": {point!r} is not a point (such as d4)')
+            raise _error(tag, f'Removed "{_q(tag.value)}": {point!r} is not a point (such as d4)')
     return points
 
 
@@ -159,9 +168,9 @@ def _result_tag(tag: Tag, record: Record) -> None:
         message = str(e)
         quoted = repr(tag.value)
         if message.startswith(quoted):
-            message = f'Result "{tag.value}"' + message[len(quoted) :]
+            message = f'Result "{_q(tag.value)}"' + message[len(quoted) :]
         else:  # pragma: no cover - depends on Result.parse's wording
-            message = f'Result "{tag.value}": {message}'
+            message = f'Result "{_q(tag.value)}": {message}'
         raise _error(tag, message) from None
     if record.result is None:
         return
@@ -173,5 +182,5 @@ def _result_tag(tag: Tag, record: Record) -> None:
     if token != declared:
         where = f" (line {record.result_line})" if record.result_line else ""
         raise _error(
-            tag, f'Result "{tag.value}" disagrees with the result {record.result} at the end of the moves{where}'
+            tag, f'Result "{_q(tag.value)}" disagrees with the result {record.result} at the end of the moves{where}'
         )

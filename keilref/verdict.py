@@ -160,12 +160,20 @@ class Replay:
         return self.game.is_final or (self.game.is_over and self.complete)
 
 
-def replay(record: Record, *, rules: str | None = None, stop: int | None = None) -> Replay:
+def replay(
+    record: Record,
+    *,
+    rules: str | None = None,
+    stop: int | None = None,
+    setup: GameSetup | None = None,
+) -> Replay:
     """Play the record's turns (the first ``stop`` of them, if given).
 
-    Raises :class:`RecordError` for bad tags or a token the rule set cannot read.
+    Raises :class:`RecordError` for bad tags or a token the rule set cannot
+    read; one found during the replay says how many turns were played.
     """
-    setup = read_setup(record, rules=rules)
+    if setup is None:
+        setup = read_setup(record, rules=rules)
     game = new_game(setup.rules, setup.size, setup.komi, _button_arg(setup))
     turns = record.turns if stop is None else record.turns[:stop]
     play = game.play
@@ -179,12 +187,16 @@ def replay(record: Record, *, rules: str | None = None, stop: int | None = None)
                 IllegalTurn(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn),
             )
         except InvalidMoveError as e:
-            raise RecordError(str(e), turn.line, turn.column) from None
+            err = RecordError(str(e), turn.line, turn.column)
+            err.turns_played = number - 1
+            raise err from None
     if setup.removed is not None and len(turns) == len(record.turns):
         try:
             game.agree_removal(setup.removed)
         except ConfigError as e:
-            raise TagError(str(e), *setup.removed_at) from None
+            err = TagError(str(e), *setup.removed_at)
+            err.turns_played = len(turns)
+            raise err from None
     return Replay(setup, game, None, complete=len(turns) == len(record.turns))
 
 
@@ -210,10 +222,27 @@ def adjudicate(
         return error_verdict(item, file=file, game=game, line=line)
     record = item
     try:
-        rep = replay(record, rules=rules)
+        setup = read_setup(record, rules=rules)
     except RecordError as e:
         return error_verdict(e, file=file, game=game, line=record.line)
-    setup, g = rep.setup, rep.game
+    try:
+        rep = replay(record, setup=setup)
+    except RecordError as e:
+        # The settings were read: say what the replay used, as far as it got.
+        return Verdict(
+            file=file,
+            game=game,
+            line=record.line,
+            status=Status.ERROR,
+            rules=setup.rules,
+            size=setup.size,
+            komi=setup.komi,
+            turns=e.turns_played or 0,
+            declared=setup.declared,
+            warnings=setup.warnings,
+            error=ReadError(e.message, e.line, e.column, e.source_line),
+        )
+    g = rep.game
     base = dict(
         file=file,
         game=game,
@@ -228,14 +257,14 @@ def adjudicate(
     score = g.score()
     if rep.illegal is not None:
         return Verdict(status=Status.ILLEGAL, illegal=rep.illegal, score=score, **base)  # type: ignore[arg-type]
-    computed = str(score.result) if g.is_over else None
+    computed = str(score.result) if rep.ended else None
     status, detail = _judge(setup.declared, computed)
     return Verdict(
         status=status,
         computed=computed,
         score=score,
         detail=detail,
-        other_results=_sibling_results(g, setup) if g.is_over else (),
+        other_results=_sibling_results(g, setup) if rep.ended else (),
         **base,  # type: ignore[arg-type]
     )
 
