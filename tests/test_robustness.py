@@ -161,3 +161,14 @@ def test_game_takes_its_rules_by_position_too() -> None:
     assert type(keilref.Game(13, 0, "yugo")).__name__ == "YugoGame"
     assert type(keilref.Game(9, 0, "dehil")).__name__ == "DehilGame"
     assert type(keilref.Game(7, 6)).__name__ == "KeilGame"
+
+
+def test_piece_letters_are_the_rule_family_s_to_judge() -> None:
+    # The grammar reads any upper-case piece prefix; each family says which exist.
+    (yugo,) = verdicts_of('[Rules "yugo"]\n[Size "5"]\n1. Q@c3 *\n')
+    (keil,) = verdicts_of('[Size "5"]\n1. K@c3 *\n')
+    for v, hint in ((yugo, "K@d4 for a king"), (keil, "such as g7")):
+        assert v["status"] == "error"
+        error = v["error"]
+        assert isinstance(error, dict) and hint in error["message"]
+        assert (error["line"], error["column"]) in ((3, 4), (2, 4))
