@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
+from cli_support import ROOT
 from snapshot_ext import TextSnapshotExtension
 
 
@@ -12,3 +13,9 @@ from snapshot_ext import TextSnapshotExtension
 def snapshot_txt(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     """Plain-text snapshots, one ``.txt`` file per assertion (see snapshot_ext.py)."""
     return snapshot.use_extension(TextSnapshotExtension)
+
+
+@pytest.fixture
+def at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paths in the output are as given: run from the checkout root with relative paths."""
+    monkeypatch.chdir(ROOT)

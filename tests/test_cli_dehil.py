@@ -22,8 +22,10 @@ from syrupy.assertion import SnapshotAssertion
 from typer.testing import CliRunner, Result
 
 from keilref.cli import app
+from cli_support import count_glyphs, lines_of, run, table_row, untimed
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.usefixtures("at_the_root")
+
 GAMES = "records/games/dehil"
 FAULTS = "records/faults/dehil"
 WALLS = f"{GAMES}/size9-walls-edge-to-edge.keil"
@@ -34,77 +36,11 @@ NEGATIVE = f"{GAMES}/size7-negative-komi.keil"
 RESIGNS = f"{GAMES}/size11-white-resigns.keil"
 UNFINISHED = f"{GAMES}/size11-unfinished.keil"
 
-runner = CliRunner()
 
-_TIMING = re.compile(r" in \d+\.\d\d s \([\d,]+ games/s\)$", re.MULTILINE)
 _EXPLAIN = re.compile(
     r"^(Black|White) group at ([a-u]\d+), (\d+) (stone|stones): "
     r"(has partitions|no partitions) \((\d+) (area|areas)\), counts ([+-]\d+)$"
 )
-
-
-@pytest.fixture(autouse=True)
-def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Paths in the output are as given: run from the checkout root with relative paths."""
-    monkeypatch.chdir(ROOT)
-
-
-def run(*args: str) -> Result:
-    result = runner.invoke(app, list(args))
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
-
-
-def untimed(text: str) -> str:
-    """The summary line's time and rate vary from run to run: fix them."""
-    fixed, n = _TIMING.subn(" in <TIME> s (<RATE> games/s)", text)
-    assert n == 1, f"expected one summary line with a timing in:\n{text}"
-    return fixed
-
-
-def lines_of(text: str) -> list[str]:
-    return [ln for ln in text.splitlines() if ln]
-
-
-def board_points(out: str) -> list[str]:
-    """The glyph of every point of the diagram, row by row, top row first.
-
-    A row numbered ``r`` of a board of size ``n`` has ``2n - 1 - |r - n|``
-    points; what follows them (column letters) or surrounds one (the brackets
-    of the last move) is not a point.
-    """
-    size = int(re.search(r"size (\d+)", out).group(1))  # type: ignore[union-attr]
-    points: list[str] = []
-    for ln in out.splitlines():
-        m = re.match(r"^\s*(\d+) (.*)$", ln)
-        if m is None:
-            continue
-        r = int(m.group(1))
-        n_points = 2 * size - 1 - abs(r - size)
-        points.extend(re.findall(r"[^\s()]", m.group(2))[:n_points])
-    assert len(points) == 3 * size * (size - 1) + 1, "a diagram shows every point once"
-    return points
-
-
-def count_glyphs(out: str, glyphs: str) -> int:
-    return sum(p in glyphs for p in board_points(out))
-
-
-def table_row(out: str, name: str) -> tuple[str, str]:
-    """The Black and White cells of one row of the score table ('' when empty).
-
-    Cells are right-aligned under the words Black and White of the header.
-    Row names may hold spaces (``groups with partitions``).
-    """
-    lines = out.splitlines()
-    header = next(ln for ln in lines if ln.split() == ["Black", "White"])
-    b_end = header.index("Black") + len("Black")
-    w_end = header.index("White") + len("White")
-    rows = [ln for ln in lines if ln.startswith(name + " ")]
-    assert len(rows) == 1, f"no single {name!r} row in:\n{out}"
-    (ln,) = rows
-    return ln[len(name):b_end].strip(), ln[b_end:w_end].strip()
 
 
 def explanation(out: str) -> list[tuple[str, str, int, bool, int, int]]:

@@ -23,8 +23,10 @@ from syrupy.assertion import SnapshotAssertion
 from typer.testing import CliRunner, Result
 
 from keilref.cli import app
+from cli_support import lines_of, run, table_row, untimed
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.usefixtures("at_the_root")
+
 GAMES = "records/games/yugo"
 FAULTS = "records/faults/yugo"
 TWO_GROUPS = f"{GAMES}/size5-king-strips-two-groups.keil"
@@ -36,33 +38,7 @@ UNFINISHED = f"{GAMES}/size11-unfinished.keil"
 RESIGNED = f"{GAMES}/size12-white-resigns.keil"
 UNCLAIMED = f"{GAMES}/size13-no-result-claimed.keil"
 
-runner = CliRunner()
 
-_TIMING = re.compile(r" in \d+\.\d\d s \([\d,]+ games/s\)$", re.MULTILINE)
-
-
-@pytest.fixture(autouse=True)
-def _at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Paths in the output are as given: run from the checkout root with relative paths."""
-    monkeypatch.chdir(ROOT)
-
-
-def run(*args: str) -> Result:
-    result = runner.invoke(app, list(args))
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result
-
-
-def untimed(text: str) -> str:
-    """The summary line's time and rate vary from run to run: fix them."""
-    fixed, n = _TIMING.subn(" in <TIME> s (<RATE> games/s)", text)
-    assert n == 1, f"expected one summary line with a timing in:\n{text}"
-    return fixed
-
-
-def lines_of(text: str) -> list[str]:
-    return [ln for ln in text.splitlines() if ln]
 
 
 def board(out: str) -> dict[str, str]:
@@ -94,21 +70,6 @@ def counts(out: str) -> dict[str, int]:
     for g in board(out).values():
         found[g] = found.get(g, 0) + 1
     return found
-
-
-def table_row(out: str, name: str) -> tuple[str, str]:
-    """The Black and White cells of one row of the score table (empty cells as '').
-
-    Cells are right-aligned under the words Black and White of the header.
-    """
-    lines = out.splitlines()
-    header = next(ln for ln in lines if ln.split() == ["Black", "White"])
-    b_end = header.index("Black") + len("Black")
-    w_end = header.index("White") + len("White")
-    for ln in lines:
-        if ln.startswith(name + " "):
-            return ln[len(name):b_end].strip(), ln[b_end:w_end].strip()
-    raise AssertionError(f"no {name!r} row in:\n{out}")
 
 
 # --- check ---------------------------------------------------------------------
