@@ -19,9 +19,7 @@ from pathlib import Path
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
-from typer.testing import CliRunner, Result
 
-from keilref.cli import app
 from cli_support import count_glyphs, lines_of, run, table_row, untimed
 
 pytestmark = pytest.mark.usefixtures("at_the_root")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -31,49 +30,11 @@ from keilref.check import Source, check_sources, expand_paths, read_source  # no
 from keilref.record import Record  # noqa: E402
 from keilref.setup import read_setup  # noqa: E402
 from keilref.verdict import Status, Verdict, adjudicate  # noqa: E402
+from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 
 RECORDS = ROOT / "records"
 GAMES = RECORDS / "games"
 FAULTS = RECORDS / "faults"
-
-
-@dataclass(frozen=True)
-class Illegal:
-    turn: int
-    point: str
-    reason: str
-    line: int
-    column: int
-    repeats_turn: int | None = None
-
-
-@dataclass(frozen=True)
-class Error:
-    phrase: str
-    """A key phrase of the message (the rest of its wording may change)."""
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Expect:
-    """What the referee must say about one game."""
-
-    status: str
-    rules: str | None = None
-    size: int | None = None
-    komi: float | None = None
-    turns: int | None = None
-    declared: str | None = None
-    computed: str | None = None
-    score: tuple[float, float] | None = None
-    """(black, white): the final count, or the count of the last position."""
-    illegal: Illegal | None = None
-    error: Error | None = None
-    other: tuple[tuple[str, str], ...] | None = None
-    """For a game that ended: the result under the sibling rule set."""
-    start: int = 1
-    """The line where the game starts in its file (its first tag, or 1 for a file with no game)."""
 
 
 def ok(rules: str, size: int, komi: float, turns: int, declared: str | None, computed: str | None,
@@ -88,10 +49,6 @@ def illegal(rules: str, size: int, komi: float, illegal: Illegal, declared: str 
 def mismatch(rules: str, size: int, komi: float, turns: int, declared: str, computed: str | None,
              score: tuple[float, float]) -> Expect:
     return Expect("mismatch", rules, size, komi, turns, declared, computed, score)
-
-
-def error(phrase: str, line: int, column: int) -> Expect:
-    return Expect("error", error=Error(phrase, line, column))
 
 
 # Every file of records/, relative to it, with the verdict of each game in order.
@@ -240,30 +197,9 @@ def test_record_verdicts(relative: str) -> None:
     assert [v.status.value for v in verdicts] == [e.status for e in expected]
     for number, (v, e) in enumerate(zip(verdicts, expected), 1):
         where = f"{relative} game {number}"
-        assert v.game == number, where
-        assert v.line == e.start, where
-        assert v.file == str(RECORDS / relative), where
+        assert_verdict(v, e, file=str(RECORDS / relative), game=number)
         if e.status == "error":
-            assert v.error is not None, where
-            assert e.error is not None
-            assert e.error.phrase in v.error.message, where
-            assert (v.error.line, v.error.column) == (e.error.line, e.error.column), where
-            assert v.illegal is None and v.computed is None and v.score is None, where
             continue
-        assert v.error is None, where
-        assert (v.rules, v.size, v.komi) == (e.rules, e.size, e.komi), where
-        assert v.turns == e.turns, where
-        assert v.declared == e.declared, where
-        assert v.computed == e.computed, where
-        if e.illegal is not None:
-            assert v.illegal is not None, where
-            t = v.illegal
-            got = Illegal(t.turn, t.point, t.reason, t.line, t.column, t.repeats_turn)
-            assert got == e.illegal, where
-        else:
-            assert v.illegal is None, where
-            assert v.score is not None, where
-            assert (v.score.black, v.score.white) == e.score, where
         if e.status == "mismatch":
             assert v.detail, where
         if e.computed is None:

@@ -17,7 +17,6 @@ game count the same groups, the same partitions and the same score.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -37,66 +36,29 @@ from keilref.game import new_game  # noqa: E402
 from keilref.record import Record  # noqa: E402
 from keilref.setup import read_setup  # noqa: E402
 from keilref.verdict import Status, Verdict, replay  # noqa: E402
+from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 
 RECORDS = ROOT / "records"
 GAMES = RECORDS / "games" / "dehil"
 FAULTS = RECORDS / "faults" / "dehil"
 
 
-@dataclass(frozen=True)
-class Illegal:
-    turn: int
-    point: str
-    """The token as written."""
-    reason: str
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Error:
-    phrase: str
-    """A key phrase of the message (the rest of its wording may change)."""
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Expect:
-    """What the referee must say about one game."""
-
-    status: str
-    size: int | None = None
-    komi: float | None = None
-    turns: int | None = None
-    declared: str | None = None
-    computed: str | None = None
-    score: tuple[float, float] | None = None
-    """(black, white): the final count, or the count of the last legal position."""
-    illegal: Illegal | None = None
-    error: Error | None = None
-
-
 def ok(size: int, komi: float, turns: int, declared: str | None, computed: str | None,
        score: tuple[float, float]) -> Expect:
-    return Expect("ok", size, komi, turns, declared, computed, score)
+    return Expect("ok", size=size, komi=komi, turns=turns, declared=declared, computed=computed, score=score)
 
 
 def unfinished(size: int, komi: float, turns: int, score: tuple[float, float]) -> Expect:
-    return Expect("unfinished", size, komi, turns, "*", None, score)
+    return Expect("unfinished", size=size, komi=komi, turns=turns, declared="*", score=score)
 
 
 def illegal(size: int, komi: float, illegal: Illegal, score: tuple[float, float], declared: str = "*") -> Expect:
-    return Expect("illegal", size, komi, illegal.turn - 1, declared, None, score, illegal=illegal)
+    return Expect("illegal", size=size, komi=komi, turns=illegal.turn - 1, declared=declared, score=score, illegal=illegal)
 
 
 def mismatch(size: int, komi: float, turns: int, declared: str, computed: str,
              score: tuple[float, float]) -> Expect:
-    return Expect("mismatch", size, komi, turns, declared, computed, score)
-
-
-def error(phrase: str, line: int, column: int) -> Expect:
-    return Expect("error", error=Error(phrase, line, column))
+    return Expect("mismatch", size=size, komi=komi, turns=turns, declared=declared, computed=computed, score=score)
 
 
 # Every file of records/games/dehil and records/faults/dehil, relative to
@@ -210,28 +172,10 @@ def test_the_dehil_archive_has_what_it_promises() -> None:
 def test_record_verdicts(relative: str) -> None:
     (v,) = _verdicts(relative)
     e = EXPECTED[relative]
-    assert v.status.value == e.status
-    assert (v.file, v.game, v.line) == (str(RECORDS / relative), 1, 1)
+    # Dehil has no repetition rule: the table's illegal turns repeat nothing.
+    assert_verdict(v, e, file=str(RECORDS / relative), rules="dehil")
     if e.status == "error":
-        assert v.error is not None and e.error is not None
-        assert e.error.phrase in v.error.message
-        assert (v.error.line, v.error.column) == (e.error.line, e.error.column)
-        assert v.illegal is None and v.computed is None and v.score is None
         return
-    assert v.error is None
-    assert (v.rules, v.size, v.komi) == ("dehil", e.size, e.komi)
-    assert v.turns == e.turns
-    assert v.declared == e.declared
-    assert v.computed == e.computed
-    assert v.score is not None
-    assert (v.score.black, v.score.white) == e.score
-    if e.illegal is not None:
-        assert v.illegal is not None
-        t = v.illegal
-        assert Illegal(t.turn, t.point, t.reason, t.line, t.column) == e.illegal
-        assert t.repeats_turn is None
-    else:
-        assert v.illegal is None
     assert bool(v.detail) == (e.status == "mismatch")
     # Dehil has one rule set: nothing to compare a final position against.
     assert v.other_results == () and not v.rule_sensitive

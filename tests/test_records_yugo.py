@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -40,59 +39,20 @@ from keilref.record import Record  # noqa: E402
 from keilref.setup import read_setup  # noqa: E402
 from keilref.verdict import Status, Verdict, adjudicate, replay  # noqa: E402
 from keilref.yugo import YugoGame  # noqa: E402
+from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 
 RECORDS = ROOT / "records"
 GAMES = RECORDS / "games" / "yugo"
 FAULTS = RECORDS / "faults" / "yugo"
 
 
-@dataclass(frozen=True)
-class Illegal:
-    turn: int
-    point: str
-    """The token as written."""
-    reason: str
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Error:
-    phrase: str
-    """A key phrase of the message (the rest of its wording may change)."""
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class Expect:
-    """What the referee must say about one game."""
-
-    status: str
-    size: int | None = None
-    komi: float | None = None
-    turns: int | None = None
-    declared: str | None = None
-    computed: str | None = None
-    score: tuple[float, float] | None = None
-    """(black, white): the final count, or the count of the last legal position."""
-    illegal: Illegal | None = None
-    error: Error | None = None
-    start: int = 1
-    """The line of the game's first tag."""
-
-
 def ok(size: int, komi: float, turns: int, declared: str | None, computed: str | None,
        score: tuple[float, float], start: int = 1) -> Expect:
-    return Expect("ok", size, komi, turns, declared, computed, score, start=start)
+    return Expect("ok", size=size, komi=komi, turns=turns, declared=declared, computed=computed, score=score, start=start)
 
 
 def illegal(size: int, komi: float, score: tuple[float, float], illegal: Illegal) -> Expect:
-    return Expect("illegal", size, komi, illegal.turn - 1, "*", None, score, illegal=illegal)
-
-
-def error(phrase: str, line: int, column: int) -> Expect:
-    return Expect("error", error=Error(phrase, line, column))
+    return Expect("illegal", size=size, komi=komi, turns=illegal.turn - 1, declared="*", score=score, illegal=illegal)
 
 
 # Every file under records/games/yugo and records/faults/yugo, relative to
@@ -135,7 +95,7 @@ EXPECTED: dict[str, Expect] = {
         ok(10, 2, 34, "W+1.5", "W+1.5", (50.5, 52.0)),
     # 13 turns, the button among them; no territory yet (one area touches
     # both): Black 6 pieces + button, White 6 pieces + komi 5.
-    "games/yugo/size11-unfinished.keil": Expect("unfinished", 11, 5, 13, "*", None, (6.5, 11.0)),
+    "games/yugo/size11-unfinished.keil": Expect("unfinished", size=11, komi=5, turns=13, declared="*", score=(6.5, 11.0)),
     # White resigns after turn 23, before any double pass. Black: 11 pawns +
     # the king a1, territory a2 b2 c2 c3 = 4; White: 6 pieces + komi 6 + button.
     "games/yugo/size12-white-resigns.keil": ok(12, 6, 23, "B+R", None, (16.0, 12.5)),
@@ -166,7 +126,7 @@ EXPECTED: dict[str, Expect] = {
     # before removal: Black 15 pieces + 28 territory + button = 43.5, White 16
     # pieces + 28 territory + komi 2 = 46, W+2.5 (13 neutral points).
     "faults/yugo/mismatch-result-counted-before-removal.keil":
-        Expect("mismatch", 10, 2, 34, "W+2.5", "W+1.5", (50.5, 52.0)),
+        Expect("mismatch", size=10, komi=2, turns=34, declared="W+2.5", computed="W+1.5", score=(50.5, 52.0)),
     "faults/yugo/tag-error-removed-empty-point.keil": error("Removed point 'd1' holds no piece", 6, 1),
     "faults/yugo/tag-error-removed-after-resumption.keil":
         error("a Removed agreement is only possible when play stopped at the first double pass", 6, 1),
@@ -235,27 +195,10 @@ def test_token_forms() -> None:
 def test_record_verdicts(relative: str) -> None:
     (v,) = _verdicts(relative)
     e = EXPECTED[relative]
-    assert v.status.value == e.status
-    assert (v.game, v.line, v.file) == (1, e.start, str(RECORDS / relative))
+    # Yugo has no repetition rule: the table's illegal turns repeat nothing.
+    assert_verdict(v, e, file=str(RECORDS / relative), rules="yugo")
     if e.status == "error":
-        assert v.error is not None and e.error is not None
-        assert e.error.phrase in v.error.message
-        assert (v.error.line, v.error.column) == (e.error.line, e.error.column)
-        assert v.illegal is None and v.computed is None and v.score is None
         return
-    assert v.error is None
-    assert (v.rules, v.size, v.komi) == ("yugo", e.size, e.komi)
-    assert v.turns == e.turns
-    assert (v.computed, v.declared) == (e.computed, e.declared)
-    assert v.score is not None
-    assert (v.score.black, v.score.white) == e.score
-    if e.illegal is not None:
-        assert v.illegal is not None
-        t = v.illegal
-        assert Illegal(t.turn, t.point, t.reason, t.line, t.column) == e.illegal
-        assert t.repeats_turn is None, "Yugo has no repetition rule"
-    else:
-        assert v.illegal is None
     if e.status == "mismatch":
         assert v.detail == "wrong margin"
     # Yugo has one rule set: no sibling to compare with.
