@@ -392,7 +392,9 @@ def generate(
 def stats(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
     format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
-    plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw the win rates and lengths to this SVG file.")] = None,
+    plot: Annotated[
+        Optional[Path], typer.Option("--plot", help="Also draw the win rates and lengths to this SVG file.")
+    ] = None,
     rules: RulesOption = None,
     jobs: Annotated[
         Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
@@ -423,16 +425,38 @@ def stats(
 @app.command(name="filter")
 def filter_games(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
-    status: Annotated[Optional[list[str]], typer.Option("--status", help="Only games with this status; repeat for any of several.")] = None,
-    rules: Annotated[Optional[list[str]], typer.Option("--rules", help="Only games under these rules; repeat for any of several.")] = None,
-    size: Annotated[Optional[list[int]], typer.Option("--size", min=1, help="Only games of this size; repeat for any of several.")] = None,
-    player: Annotated[Optional[list[str]], typer.Option("--player", help="Only games where Black or White contains NAME (any case); repeat for games between them.")] = None,
-    tag: Annotated[Optional[list[str]], typer.Option("--tag", help="Only games with this tag and exact value, as Name=value; repeat for all of several.")] = None,
-    min_turns: Annotated[int, typer.Option("--min-turns", min=0, help="Only games with at least this many turns replayed.")] = 0,
-    rule_sensitive: Annotated[bool, typer.Option("--rule-sensitive", help="Only games whose winner differs under the sibling rule set.")] = False,
-    duplicates: Annotated[bool, typer.Option("--duplicates", help="Only games with the same rules, size and turns as an earlier one.")] = False,
-    unique: Annotated[bool, typer.Option("--unique", help="Leave out games with the same rules, size and turns as an earlier one.")] = False,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the games to this file, not stdout.")] = None,
+    status: Annotated[
+        Optional[list[str]], typer.Option("--status", help="Only games with this status; repeat for any of several.")
+    ] = None,
+    rules: Annotated[
+        Optional[list[str]], typer.Option("--rules", help="Only games under these rules; repeat for any of several.")
+    ] = None,
+    size: Annotated[
+        Optional[list[int]], typer.Option("--size", min=1, help="Only games of this size; repeat for any of several.")
+    ] = None,
+    player: Annotated[
+        Optional[list[str]],
+        typer.Option("--player", help="Only games where Black or White contains NAME (any case); repeat for all."),
+    ] = None,
+    tag: Annotated[
+        Optional[list[str]],
+        typer.Option("--tag", help="Only games with this tag and exact value, as Name=value; repeat for all."),
+    ] = None,
+    min_turns: Annotated[
+        int, typer.Option("--min-turns", min=0, help="Only games with at least this many turns replayed.")
+    ] = 0,
+    rule_sensitive: Annotated[
+        bool, typer.Option("--rule-sensitive", help="Only games whose winner differs under the sibling rule set.")
+    ] = False,
+    duplicates: Annotated[
+        bool, typer.Option("--duplicates", help="Only games with the rules, size and turns of an earlier one.")
+    ] = False,
+    unique: Annotated[
+        bool, typer.Option("--unique", help="Leave out games with the rules, size and turns of an earlier one.")
+    ] = False,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write the games to this file, not stdout.")
+    ] = None,
     jobs: Annotated[
         Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
     ] = None,
@@ -479,7 +503,9 @@ def filter_games(
     except OSError as e:
         fail(f"{output}: cannot write: {e.strerror or e}")
     with out as stream:
-        summary = run_filter(sources, criteria, repeats=repeats, jobs=jobs or default_jobs(), out=stream, note=note)
+        summary = run_filter(
+            sources, criteria, repeats=repeats, jobs=jobs or default_jobs(), out=stream, note=note
+        )
     for message in summary.unreadable:
         note(message)
     what = f"{summary.written} of {summary.games} games written"

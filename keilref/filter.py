@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from keilref.check import STDIN, Batch, Source, checked_games, map_batches
-from keilref.errors import RecordError
+from keilref.errors import ConfigError
 from keilref.parser import read_game, split_games
 from keilref.record import Record
-from keilref.setup import read_setup
+from keilref.rules import find_rules
+from keilref.setup import DEFAULT_RULES
 from keilref.verdict import Verdict
 
 _BOM = b"\xef\xbb\xbf"
@@ -99,16 +100,26 @@ class GameFacts:
     verdict: Verdict
     tags: tuple[tuple[str, str], ...]
     identity: str | None
-    """Rule set, size and turns, for duplicates; ``None`` for a game that cannot be read."""
+    """Rule set, size and turns, for duplicates; ``None`` for a game that cannot be parsed."""
 
 
-def identity(record: Record) -> str | None:
-    """What makes two games the same game: rule set, size and turns, in canonical spelling."""
-    try:
-        setup = read_setup(record)
-    except RecordError:
-        return None
-    return f"{setup.rules} {setup.size}:" + " ".join(t.move for t in record.turns)
+def identity(record: Record) -> str:
+    """What makes two games the same game: rule set, size and turns, in canonical spelling.
+
+    Read from the ``Rules`` and ``Size`` tags (or their defaults) without
+    judging the other tags, so a copy of a game with a wrong ``Result`` or
+    ``Komi`` is still the same game.
+    """
+    rules = record.tag_value("Rules") or DEFAULT_RULES
+    size = record.tag_value("Size")
+    if size is None:
+        try:
+            size = str(find_rules(rules).default_size)
+        except ConfigError:
+            size = "?"
+    elif size.isascii() and size.isdigit():
+        size = str(int(size)) if len(size) <= 6 else size  # "07" is 7; a thousand digits stay text
+    return f"{rules} {size}:" + " ".join(t.move for t in record.turns)
 
 
 def facts_batch(batch: Batch) -> list[GameFacts]:

@@ -333,8 +333,8 @@ def test_the_plot_draws_every_win_rate_and_length(hand_made: Path, tmp_path: Pat
     assert titles[0] == "keil, size 3: wins by komi (6 finished games)"
     assert titles[1] == "keil, size 3: game length (6 finished games)"
     # Black's bar (5 of 6) and White's (1 of 6), as heights of the 220-point panel.
-    bars = [r for r in groups[0].findall(f"{SVG}rect")]
-    assert [float(r.get("height", "")) for r in bars] == [pytest.approx(220 * 5 / 6, abs=0.05), pytest.approx(220 / 6, abs=0.05)]
+    heights = [float(r.get("height", "")) for r in groups[0].findall(f"{SVG}rect")]
+    assert heights == [pytest.approx(220 * 5 / 6, abs=0.05), pytest.approx(220 / 6, abs=0.05)]
     # Lengths: 4 games of 21 turns and 2 of 31, one turn per bar, on a scale
     # up to 4 (grid lines at 0, 1, 2, 3, 4).
     heights = [float(r.get("height", "")) for r in groups[1].findall(f"{SVG}rect")]
