@@ -506,6 +506,7 @@ def filter_games(
         summary = run_filter(
             sources, criteria, repeats=repeats, jobs=jobs or default_jobs(), out=stream, note=note
         )
+        stream.flush()  # the games before the summary, on a terminal too
     for message in summary.unreadable:
         note(message)
     what = f"{summary.written} of {summary.games} games written"

@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from keilref.core import format_number
-from keilref.stats import ArchiveStats, GroupStats
+from keilref.stats import ArchiveStats, FairKomi, GroupStats
 
 PANEL_WIDTH = 420
 PANEL_HEIGHT = 220
 MARGIN_LEFT = 48
 MARGIN_TOP = 34
 MARGIN_BOTTOM = 40
+MARGIN_RIGHT = 24
 GAP = 40
 LENGTH_BINS = 20
 """At most this many bars in a length histogram; wider ranges are binned."""
@@ -42,6 +43,7 @@ class Panel:
     rules: str
     size: int
     groups: tuple[GroupStats, ...]
+    fair: FairKomi | None = None
 
 
 def panels(stats: ArchiveStats) -> list[Panel]:
@@ -51,7 +53,8 @@ def panels(stats: ArchiveStats) -> list[Panel]:
         if g.rules is None or g.size is None or not g.finished:
             continue
         out.setdefault((g.rules, g.size), []).append(g)
-    return [Panel(r, s, tuple(gs)) for (r, s), gs in out.items()]
+    fair = {(f.rules, f.size): f for f in stats.fair_komi}
+    return [Panel(r, s, tuple(gs), fair.get((r, s))) for (r, s), gs in out.items()]
 
 
 def _n(x: float) -> str:
@@ -84,9 +87,11 @@ def _frame(g: ET.Element, title: str, y_labels: Sequence[tuple[float, str]]) -> 
 
 def _win_rates(g: ET.Element, panel: Panel) -> None:
     games = sum(x.finished for x in panel.groups)
+    fair = panel.fair
+    balance = "" if fair is None or fair.balance is None else f"; fair komi {format_number(fair.balance)}"
     _frame(
         g,
-        f"{panel.rules}, size {panel.size}: wins by komi ({_games(games)})",
+        f"{panel.rules}, size {panel.size}: wins by komi ({_games(games)}{balance})",
         [(f, f"{round(100 * f)}%") for f in (0, 0.25, 0.5, 0.75, 1)],
     )
     half = PANEL_HEIGHT / 2
@@ -169,7 +174,7 @@ def render(stats: ArchiveStats) -> bytes:
     """The picture as SVG bytes; the same statistics always give the same bytes."""
     rows = panels(stats)
     row_height = MARGIN_TOP + PANEL_HEIGHT + MARGIN_BOTTOM
-    width = 2 * (MARGIN_LEFT + PANEL_WIDTH) + GAP
+    width = 2 * (MARGIN_LEFT + PANEL_WIDTH) + GAP + MARGIN_RIGHT
     height = max(1, len(rows)) * row_height + 10
     svg = ET.Element(
         "svg",

@@ -272,3 +272,19 @@ def test_filter_usage_errors() -> None:
     assert run("filter", "records", "--rules", "go").exit_code == EXIT_USAGE
     assert run("filter", "records", "--tag", "Site").exit_code == EXIT_USAGE
     assert run("filter", "no/such/file.keil").exit_code == EXIT_USAGE
+
+
+def test_the_readme_duplicates_example_is_what_filter_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """That README block shows standard error, which the README runner does not see."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```\n(keilref filter [^\n]*--duplicates[^\n]*)\n(.*?)```", readme, re.DOTALL)
+    assert block is not None
+    monkeypatch.chdir(ROOT)
+    args = block.group(1).split()[1:]
+    from typer.testing import CliRunner
+
+    from keilref.cli import app
+
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == EXIT_OK
+    assert result.stderr == block.group(2)

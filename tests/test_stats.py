@@ -345,3 +345,13 @@ def test_the_plot_draws_every_win_rate_and_length(hand_made: Path, tmp_path: Pat
     result = run("stats", "--plot", str(out), str(hand_made), str(ROOT / RECORDS[3]))
     assert result.exit_code == EXIT_OK
     assert out.read_bytes() == picture
+
+
+def test_the_readme_example_archive_and_plot_are_what_keilref_makes() -> None:
+    """docs/stats-example.keil is `keilref generate --games 400 --seed 1 --size 3
+    --size 4`, as the README says, and its plot is the one committed."""
+    archive = ROOT / "docs" / "stats-example.keil"
+    generated = run("generate", "--games", "400", "--seed", "1", "--size", "3", "--size", "4")
+    assert archive.read_text(encoding="utf-8") == generated.stdout
+    assert (ROOT / "docs" / "stats-example.svg").read_bytes() == render(_stats(archive))
+    assert "--games 400 --seed 1 --size 3 --size 4" in (ROOT / "README.md").read_text(encoding="utf-8")
