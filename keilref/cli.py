@@ -160,15 +160,15 @@ def check(
 
 
 @contextlib.contextmanager
-def progress_bar(sources: list[Source]) -> Iterator[Callable[[int], None] | None]:
+def progress_bar(sources: list[Source], *, streaming: bool = True) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr, only when a person is watching a terminal.
 
-    Not when the verdicts themselves go to that terminal: they show the
-    progress already, and a bar would be drawn in between them.
+    Not when the verdicts themselves go to that terminal (``streaming``):
+    they show the progress already, and a bar would be drawn in between them.
     """
     if (
         not sys.stderr.isatty()
-        or sys.stdout.isatty()
+        or (streaming and sys.stdout.isatty())
         or os.environ.get("CI")
         or os.environ.get("TERM") == "dumb"
     ):
@@ -411,7 +411,8 @@ def stats(
         sources = expand_paths(paths)
     except PathError as e:
         fail(str(e))
-    result = archive_stats(sources, rules=rules, jobs=jobs or default_jobs())
+    with progress_bar(sources, streaming=False) as advance:
+        result = archive_stats(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance)
     if plot is not None:
         from keilref.plot import write_plot
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import enum
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -488,7 +488,11 @@ def collect(verdicts: Iterable[Verdict]) -> ArchiveStats:
 
 
 def archive_stats(
-    sources: Sequence[Source], *, rules: str | None = None, jobs: int = 1
+    sources: Sequence[Source],
+    *,
+    rules: str | None = None,
+    jobs: int = 1,
+    on_progress: Callable[[int], None] | None = None,
 ) -> ArchiveStats:
     """Check every game of the sources (in parallel, streaming) and tally the verdicts."""
-    return collect(check_sources(sources, rules=rules, jobs=jobs))
+    return collect(check_sources(sources, rules=rules, jobs=jobs, on_progress=on_progress))
