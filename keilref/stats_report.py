@@ -104,7 +104,8 @@ def _fair_row(f: FairKomi) -> list[str]:
 
 def to_text(stats: ArchiveStats) -> str:
     """The statistics as three tables: results, statuses, fair komi."""
-    lines = [f"{stats.games} games: " + ", ".join(f"{n} {s}" for s, n in stats.statuses), ""]
+    games = f"{stats.games} game{'' if stats.games == 1 else 's'}"
+    lines = [f"{games}: " + ", ".join(f"{n} {s}" for s, n in stats.statuses), ""]
     lines += _table(_GROUP_HEADER, [_group_row(g) for g in stats.groups])
     names = [s for s, _ in stats.statuses]
     if names:
