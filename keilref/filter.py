@@ -135,19 +135,19 @@ def facts_batch(batch: Batch) -> list[GameFacts]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Place:
-    """Where a game is: which source, its bytes' offset there, and how it is shown."""
+    """Where a game is: its source (an index), its bytes there, its line and number.
+
+    Kept for every distinct game when looking for duplicates, so it holds
+    small numbers only: a few dozen bytes per game.
+    """
 
     source: int
     offset: int
     length: int
-    file: str
     line: int
     game: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line} (game {self.game})"
 
 
 @dataclass
@@ -170,20 +170,26 @@ class _Seen:
 
     def __init__(self, sources: Sequence[Source]) -> None:
         self.sources = sources
-        self.first: dict[bytes, list[Place]] = {}
+        self.first: dict[bytes, Place] = {}
+        self.collided: dict[bytes, list[Place]] = {}
+        """Games whose digest an earlier, different game already had."""
 
     def earlier(self, ident: str, place: Place) -> Place | None:
         """The first game with this identity, or ``None`` (and this one is remembered)."""
         key = _digest(ident)
-        places = self.first.get(key)
-        if places is None:
-            self.first[key] = [place]
+        first = self.first.get(key)
+        if first is None:
+            self.first[key] = place
             return None
-        for candidate in places:
+        candidates: list[Place] = [first, *self.collided.get(key, [])]
+        for candidate in candidates:
             if self._identity_at(candidate) == ident:
                 return candidate
-        places.append(place)  # a true collision of digests: both are kept
+        self.collided.setdefault(key, []).append(place)  # a true collision of digests
         return None
+
+    def describe(self, place: Place) -> str:
+        return f"{self.sources[place.source].name}:{place.line} (game {place.game})"
 
     def _identity_at(self, place: Place) -> str | None:
         source = self.sources[place.source]
@@ -288,11 +294,11 @@ def _filter(
                 note(f"{f.verdict.file}: no game in file: nothing to write")
                 continue
             if repeats is not Repeats.KEEP and f.identity is not None:
-                place = Place(source_index, starts[f.piece], len(data), f.verdict.file, f.verdict.line, f.verdict.game)
+                place = Place(source_index, starts[f.piece], len(data), f.verdict.line, f.verdict.game)
                 first = seen.earlier(f.identity, place)
                 if first is not None:
                     summary.duplicates += 1
-                    note(f"{place}: duplicate of {first}")
+                    note(f"{seen.describe(place)}: duplicate of {seen.describe(first)}")
                 if (first is None) == (repeats is Repeats.DUPLICATES):
                     continue
             elif repeats is Repeats.DUPLICATES:
