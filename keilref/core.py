@@ -15,8 +15,17 @@ class Color(enum.IntEnum):
     WHITE = 2
     """White, who receives the komi."""
 
+    # An IntEnum prints as its number since Python 3.11; a player should
+    # print as ``Color.BLACK``, as its repr and a plain Enum do.
+    def __str__(self) -> str:
+        return f"Color.{self.name}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
     @property
     def other(self) -> Color:
+        """The opponent."""
         return Color(3 - self.value)
 
     @property

@@ -356,6 +356,7 @@ class DehilGame(BoardGame):
             elif g not in (".", "·"):
                 raise ValueError(f"unknown glyph {g!r} in diagram")
         game._to_move = int(to_move)
+        game._remember_start()
         return game
 
     # --- deciding a turn ----------------------------------------------------------

@@ -137,6 +137,7 @@ class KeilGame(BoardGame):
                 raise ConfigError("the button is not in play in this game")
             game._holder = int(button_holder)
             game._board[game._n] = 1
+        game._remember_start()
         return game
 
     # --- playing ---------------------------------------------------------

@@ -191,6 +191,7 @@ class YugoGame(BoardGame):
         game._clean = not any(
             not game._king[p] for _, members, libs in game._group_indices() if not libs for p in members
         )
+        game._remember_start()
         return game
 
     # --- playing ---------------------------------------------------------
