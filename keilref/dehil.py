@@ -535,3 +535,4 @@ DEHIL = register(
         game_class=DehilGame,
     )
 )
+"""Dehil, on Keil's board, where groups score by cutting the board apart."""
