@@ -149,7 +149,7 @@ class Game:
             return start
         rules = self.rules
         button = None if rules.button is ButtonRule.ABSENT else self.button_in_play
-        return rules.game_class(size=self.size, komi=self.komi, rules=rules.name, button=button)
+        return type(self)(size=self.size, komi=self.komi, rules=rules.name, button=button)
 
     def _remember_start(self) -> None:
         """Make the present position the one :meth:`pop` replays from (set-up positions)."""

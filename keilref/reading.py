@@ -46,7 +46,9 @@ def read_games(source: RecordSource) -> Iterator[Record | RecordError]:
     error, "no game in file". Lazy: a file is opened when iteration starts,
     read a chunk at a time, and closed at its end; a stream given is left
     open. A path that cannot be opened raises ``OSError`` on the first
-    ``next()``.
+    ``next()``. A text stream decodes its bytes itself, and its decoding
+    errors are its own: pass bytes or a binary stream (``sys.stdin.buffer``)
+    to have bytes that are not UTF-8 reported as a record error at their place.
     """
     return _games(source)
 
