@@ -23,7 +23,7 @@ from typer.core import TyperArgument, TyperGroup
 
 from keilref import formatting, report
 from keilref.check import STDIN, PathError, Source, check_sources, default_jobs, expand_paths, read_source
-from keilref.console import ChoiceError, ascii_fallback, choose, excerpt
+from keilref.console import ChoiceError, Interrupts, ascii_fallback, choose, excerpt
 from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
@@ -249,26 +249,27 @@ def check(
     interrupted = False
     junit = report.JUnitWriter(lambda text: typer.echo(text, nl=False), strict=strict) if format == "junit" else None
     try:
-        with progress_bar(sources) as advance:
+        with Interrupts() as interrupts, progress_bar(sources) as advance:
             for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
-                counts[v.status.value] += 1
-                warned += bool(v.warnings)
-                fails = v.fails(strict=strict)
-                failed |= fails
-                if quiet and not fails and format != "junit":
-                    continue
-                if format == "text":
-                    typer.echo(report.text_line(v))
-                    for line in report.warning_lines(v):
-                        typer.echo(line)
-                elif format == "jsonl":
-                    typer.echo(report.json_line(v))
-                elif format == "github":
-                    annotation = report.github_line(v, strict=strict)
-                    if annotation is not None:
-                        typer.echo(annotation)
-                elif junit is not None:
-                    junit.add(v)
+                with interrupts.atomic():
+                    counts[v.status.value] += 1
+                    warned += bool(v.warnings)
+                    fails = v.fails(strict=strict)
+                    failed |= fails
+                    if quiet and not fails and format != "junit":
+                        continue
+                    if format == "text":
+                        typer.echo(report.text_line(v))
+                        for line in report.warning_lines(v):
+                            typer.echo(line)
+                    elif format == "jsonl":
+                        typer.echo(report.json_line(v))
+                    elif format == "github":
+                        annotation = report.github_line(v, strict=strict)
+                        if annotation is not None:
+                            typer.echo(annotation)
+                    elif junit is not None:
+                        junit.add(v)
     except KeyboardInterrupt:
         interrupted = True
     if junit is not None:
@@ -535,7 +536,7 @@ def main() -> None:
     """Entry point for the console script and ``python -m keilref``."""
     ascii_fallback(sys.stdout, sys.stderr)
     try:
-        app()
+        app(prog_name="keilref")
     except KeyboardInterrupt:
         sys.exit(EXIT_INTERRUPTED)
 

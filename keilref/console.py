@@ -8,13 +8,18 @@ board glyphs, and the source excerpt with a caret under a fault.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import difflib
 import io
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType, TracebackType
 from collections.abc import Sequence
 from typing import TextIO
 
-__all__ = ["ChoiceError", "ascii_fallback", "choose", "excerpt"]
+__all__ = ["ChoiceError", "Interrupts", "ascii_fallback", "choose", "excerpt"]
 
 
 class ChoiceError(ValueError):
@@ -30,7 +35,7 @@ def choose(value: str, choices: Sequence[str], option: str) -> str:
         if choice.casefold() == value.casefold():
             return choice
     allowed = ", ".join(choices)
-    near = difflib.get_close_matches(value.casefold(), [c.casefold() for c in choices], n=1, cutoff=0.6)
+    near = difflib.get_close_matches(value.casefold(), [c.casefold() for c in choices], n=1, cutoff=0.5)
     hint = ""
     if near:
         (nearest,) = (c for c in choices if c.casefold() == near[0])
@@ -160,3 +165,48 @@ def excerpt(path: str, line: int, column: int) -> list[str]:
         text = piece
     caret = " " * (column - 1 - start) + "^"
     return [f"    {text}", f"    {caret}"]
+
+
+class Interrupts:
+    """Ctrl-C stops at once, except inside :meth:`atomic` blocks, which finish first.
+
+    A verdict is counted and printed as one step, so the summary of an
+    interrupted check counts exactly the lines above it. Outside the main
+    thread (where signals cannot be caught) this does nothing.
+    """
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._pending = False
+        self._previous: object = None
+        self._installed = False
+
+    def __enter__(self) -> Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
+            self._installed = True
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
+            self._installed = False
+
+    def _on_interrupt(self, signum: int, frame: FrameType | None) -> None:
+        if self._depth:
+            self._pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[None]:
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+        if self._pending and not self._depth:
+            self._pending = False
+            raise KeyboardInterrupt
