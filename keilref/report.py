@@ -79,10 +79,14 @@ def github_line(v: Verdict, *, strict: bool = False) -> str | None:
         return None
     level = "error" if _fails(v, strict) else "notice"
     line, col = v.location
-    message = f"game {v.game}: {v.status.value}: {verdict_message(v)}"
-    if strict and v.warnings:
-        message += "; warnings (failing with --strict): " + "; ".join(v.warnings)
-    return f"::{level} file={_gh_prop(v.file)},line={line},col={col},title=keilref {v.status.value}::{_gh_data(message)}"
+    kind = v.status.value
+    message = f"game {v.game}: {kind}: {verdict_message(v)}"
+    if v.status is Status.OK:
+        # It fails only for its warnings (--strict): point at the first.
+        kind = "warning"
+        line, col = v.warnings_at[0] if v.warnings_at else (v.line, 1)
+        message = f"game {v.game}: warning: {'; '.join(v.warnings)}"
+    return f"::{level} file={_gh_prop(v.file)},line={line},col={col},title=keilref {kind}::{_gh_data(message)}"
 
 
 def _gh_data(text: str) -> str:

@@ -120,7 +120,7 @@ def test_warnings_are_printed_and_strict_fails_them() -> None:
     assert failure is not None and failure.get("type") == "warning"
     github = run_with(record, "check", "--strict", "--format", "github", "-")
     assert github.exit_code == EXIT_FAILED
-    assert github.stdout.startswith("::error file=-,line=1,col=1,title=keilref ok::game 1: ok: ")
+    assert github.stdout == "::error file=-,line=1,col=1,title=keilref warning::game 1: warning: no Button tag: using yes\n"
 
 
 # --- locations ---------------------------------------------------------------------------
