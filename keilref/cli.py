@@ -10,8 +10,6 @@ import contextlib
 import errno
 import os
 import sys
-import time
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
@@ -28,7 +26,8 @@ from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
-from keilref.verdict import Replay, Status, replay
+from keilref.printer import VerdictPrinter
+from keilref.verdict import Replay, replay
 
 EXIT_OK = 0
 """No game failed."""
@@ -242,48 +241,23 @@ def check(
     sources = expand_paths(paths, on_error=report_missing)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
-    started = time.perf_counter()
-    counts: Counter[str] = Counter()
-    warned = 0
-    failed = False
+    printer = VerdictPrinter(lambda text: typer.echo(text, nl=False), format, strict=strict, quiet=quiet)
     interrupted = False
-    junit = report.JUnitWriter(lambda text: typer.echo(text, nl=False), strict=strict) if format == "junit" else None
     try:
         with Interrupts() as interrupts, progress_bar(sources) as advance:
             for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
-                with interrupts.atomic():
-                    counts[v.status.value] += 1
-                    warned += bool(v.warnings)
-                    fails = v.fails(strict=strict)
-                    failed |= fails
-                    if quiet and not fails and format != "junit":
-                        continue
-                    if format == "text":
-                        typer.echo(report.text_line(v))
-                        for line in report.warning_lines(v):
-                            typer.echo(line)
-                    elif format == "jsonl":
-                        typer.echo(report.json_line(v))
-                    elif format == "github":
-                        annotation = report.github_line(v, strict=strict)
-                        if annotation is not None:
-                            typer.echo(annotation)
-                    elif junit is not None:
-                        junit.add(v)
+                with interrupts.atomic():  # a verdict is counted and printed together
+                    printer.add(v)
     except KeyboardInterrupt:
         interrupted = True
-    if junit is not None:
-        junit.close()
-    summary = report.summary_line(counts, time.perf_counter() - started, warned=warned, interrupted=interrupted)
-    if format == "text":
-        typer.echo(summary)
-    elif interrupted:
+    summary = printer.close(interrupted=interrupted)
+    if interrupted and format != "text":
         typer.echo(f"keilref: {summary}", err=True)
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
     if missing:
         raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if printer.failed else EXIT_OK)
 
 
 @contextlib.contextmanager
