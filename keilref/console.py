@@ -140,17 +140,18 @@ def excerpt(path: str, line: int, column: int) -> list[str]:
     if path == "-" or line < 1 or column < 1:
         return []
     try:
-        with open(path, encoding="utf-8", errors="replace", newline="") as f:
-            for number, text in enumerate(f, 1):
+        # Lines end at LF only (a CR before it is part of the ending), as the parser counts them.
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, 1):
                 if number == line:
                     break
             else:
                 return []
     except OSError:
         return []
-    text = text.rstrip("\r\n")
-    if len(text) > 1_000_000:
+    if len(raw) > 1_000_000:
         return []
+    text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff").rstrip("\r\n")
     # A tab would put the caret off by however wide the terminal draws it.
     text = "".join(" " if ch == "\t" else ch for ch in text)
     text = "".join(ch if ch.isprintable() else "?" for ch in text)
