@@ -218,7 +218,7 @@ def check(
         bool, typer.Option("--strict", help="Count unfinished games and games with a warning as failures.")
     ] = False,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print only the failing games (and the text summary).")
+        bool, typer.Option("--quiet", "-q", help="Print only the failing games and the summary (JUnit lists every game).")
     ] = False,
     rules: RulesOption = None,
     jobs: Annotated[

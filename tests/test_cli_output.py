@@ -183,6 +183,19 @@ def test_fmt_of_an_unreadable_record_shows_the_line_and_a_caret() -> None:
     ]
 
 
+def test_the_excerpt_counts_lines_as_the_parser_does(tmp_path: Path) -> None:
+    """A lone CR is not a line break for the parser, so not for the excerpt either."""
+    path = tmp_path / "cr.keil"
+    path.write_bytes(b'\xef\xbb\xbf[Size "3"]\r{a\rb}\r\n{c} zz\r\n')
+    result = run("show", str(path))
+    assert result.exit_code == EXIT_FAILED
+    assert result.stderr.splitlines() == [
+        f"keilref: {path}:2:5: game 1: found 'zz'; expected a tag, a move, a comment or a result",
+        "    {c} zz",
+        "        ^",
+    ]
+
+
 def test_a_long_line_is_cut_around_the_caret(tmp_path: Path) -> None:
     path = tmp_path / "long.keil"
     path.write_text('[Size "7"]\n' + "{" + "x" * 300 + "} zz9 " + "{" + "y" * 300 + "}\n", encoding="utf-8")
