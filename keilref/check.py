@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -59,38 +60,50 @@ class Source:
             return None
 
 
-def expand_paths(paths: Sequence[str], *, suffix: str = ".keil") -> list[Source]:
+def expand_paths(
+    paths: Sequence[str],
+    *,
+    suffix: str = ".keil",
+    on_error: Callable[[PathError], None] | None = None,
+) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
 
     Raises :class:`PathError` for a path that does not exist or a directory
-    holding no records: a typo must not pass as "nothing failed".
+    holding no records: a typo must not pass as "nothing failed". With
+    ``on_error``, such a path is handed to it instead and the others are kept.
     """
     sources: list[Source] = []
     for given in paths:
-        if given == STDIN:
-            sources.append(Source(STDIN))
-            continue
-        p = Path(given)
         try:
-            is_dir, exists = p.is_dir(), p.exists()
-        except OSError:
-            # Not even looked into (permissions): reading it will say why.
-            sources.append(Source(given))
-            continue
-        if is_dir:
-            found = sorted(
-                os.path.join(given, str(f.relative_to(p)))
-                for f in p.rglob(f"*{suffix}")
-                if f.is_file()
-            )
-            if not found:
-                raise PathError(f"{given}: directory holds no {suffix} records")
-            sources.extend(Source(f) for f in found)
-        elif exists:
-            sources.append(Source(given))
-        else:
-            raise PathError(f"{given}: no such file or directory")
+            sources.extend(_expand_path(given, suffix))
+        except PathError as e:
+            if on_error is None:
+                raise
+            on_error(e)
     return sources
+
+
+def _expand_path(given: str, suffix: str) -> list[Source]:
+    if given == STDIN:
+        return [Source(STDIN)]
+    p = Path(given)
+    try:
+        is_dir, exists = p.is_dir(), p.exists()
+    except OSError:
+        # Not even looked into (permissions): reading it will say why.
+        return [Source(given)]
+    if is_dir:
+        found = sorted(
+            os.path.join(given, str(f.relative_to(p)))
+            for f in p.rglob(f"*{suffix}")
+            if f.is_file()
+        )
+        if not found:
+            raise PathError(f"{given}: directory holds no {suffix} records")
+        return [Source(f) for f in found]
+    if exists:
+        return [Source(given)]
+    raise PathError(f"{given}: no such file or directory")
 
 
 def _unreadable(source: Source, e: OSError) -> RecordError:
@@ -229,14 +242,42 @@ def map_batches(
                 on_progress(batch.nbytes)
         return
     window = jobs * IN_FLIGHT_PER_WORKER
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent) as pool:
         pending: deque[tuple[Future[_T], Batch]] = deque()
-        for batch in _batches(sources):
-            pending.append((pool.submit(work, batch), batch))
-            while len(pending) >= window:
+        try:
+            for batch in _batches(sources):
+                pending.append((pool.submit(work, batch), batch))
+                while len(pending) >= window:
+                    yield _collect(pending, on_progress)
+            while pending:
                 yield _collect(pending, on_progress)
-        while pending:
-            yield _collect(pending, on_progress)
+        except KeyboardInterrupt:
+            # Ctrl-C: the batches in flight are no longer wanted, and
+            # finishing them could take seconds.
+            _stop_now(pool)
+            raise
+        except BaseException:
+            # A reader that stopped reading: let the running batches end
+            # (a worker stopped mid-reply would leave the pool unjoinable).
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """In a worker: Ctrl-C reaches the whole process group, and the parent
+    decides; a worker interrupted on its own would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    # The executor has no public way to stop a running call. A worker ended
+    # while it writes its reply leaves the pool's reader thread waiting for
+    # the rest for ever, so the process must then leave without joining it:
+    # the command line does (os._exit); Ctrl-C is the end of the run.
+    workers = list((pool._processes or {}).values())
+    for process in workers:
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _collect(

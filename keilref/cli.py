@@ -8,24 +8,26 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import multiprocessing
 import os
 import sys
-import time
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
-from typer.core import TyperGroup
+from typer._click import Command, Context
+from typer.core import TyperArgument, TyperGroup
 
 from keilref import formatting, report
-from keilref.check import PathError, Source, check_sources, default_jobs, expand_paths, read_source
+from keilref.check import STDIN, PathError, Source, check_sources, default_jobs, expand_paths, read_source
+from keilref.console import ChoiceError, Interrupts, ascii_fallback, choose, excerpt
 from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
+from keilref.printer import VerdictPrinter
 from keilref.verdict import Replay, Status, replay
 
 EXIT_OK = 0
@@ -34,6 +36,9 @@ EXIT_FAILED = 1
 """A game failed (mismatch, illegal, error), or a file would be reformatted."""
 EXIT_USAGE = 2
 """The command line was wrong: no such path, a bad option value."""
+
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the check stopped part way (128 + SIGINT, as the shell reports it)."""
 
 EXIT_BROKEN_PIPE = 141
 """The reader went away (``keilref check ... | head``): the check did not finish,
@@ -44,8 +49,26 @@ def _broken_pipe(e: BaseException | None) -> bool:
     return isinstance(e, OSError) and e.errno == errno.EPIPE
 
 
+class _PlainArgument(TyperArgument):
+    """An argument shown in help by its metavar alone (``PATH...``), not its Python type."""
+
+    def display_type_rich(self, ctx: Context) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        name = self.metavar or self.name or ""
+        return name if self.required else f"[{name}]"
+
+
 class _OneLineErrors(TyperGroup):
     """Usage errors as one line on stderr (``keilref: ...``), exit code 2."""
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        command = super().get_command(ctx, cmd_name)
+        for param in command.params if command is not None else ():
+            if type(param) is TyperArgument:
+                param.__class__ = _PlainArgument
+        return command
 
     def main(
         self,
@@ -64,6 +87,13 @@ class _OneLineErrors(TyperGroup):
             rv = EXIT_BROKEN_PIPE
         except BrokenPipeError:
             rv = EXIT_BROKEN_PIPE
+        except OSError as e:
+            if e.errno not in _OUTPUT_ERRNOS:
+                raise
+            # The output cannot be written (a full disk): say so once, where it can still be read.
+            _silence_stdout()
+            typer.echo(f"keilref: cannot write the output: {e.strerror or e}", err=True)
+            rv = EXIT_USAGE
         except NoArgsIsHelpError as e:
             e.show()
             rv = EXIT_USAGE
@@ -75,8 +105,20 @@ class _OneLineErrors(TyperGroup):
             return rv
         if rv == EXIT_BROKEN_PIPE:
             # Python would complain on exit about flushing the closed pipe.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            _silence_stdout()
         sys.exit(rv or 0)
+
+
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""Write errors that mean the output is lost, not that keilref is wrong."""
+
+
+def _silence_stdout() -> None:
+    """Send what stdout still buffers to /dev/null, so exiting does not fail on it again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 app = typer.Typer(
@@ -87,19 +129,39 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from keilref import __version__
+
+        typer.echo(f"keilref {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """The referee for Keil: was every turn legal, and is the declared result right?"""
 
 RulesOption = Annotated[
     Optional[str],
     typer.Option(
         "--rules",
+        metavar="RULES",
         help=f"Replay under these rules, whatever the record says ({', '.join(r.name for r in all_rules())}).",
     ),
 ]
-GameOption = Annotated[int, typer.Option("--game", min=1, help="Which game of the file (1-based).")]
+GameOption = Annotated[int, typer.Option("--game", min=1, metavar="N", help="Which game of the file (1-based).")]
 UnicodeOption = Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · instead of X O .")]
 TurnOption = Annotated[
-    Optional[int], typer.Option("--turn", min=0, help="Position after this turn (default: the end).")
+    Optional[int], typer.Option("--turn", min=0, metavar="N", help="Position after this turn (default: the end).")
 ]
 
 
@@ -108,55 +170,95 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _check_rules(rules: str | None) -> None:
-    if rules is not None:
-        try:
-            find_rules(rules)
-        except ConfigError as e:
-            fail(str(e))
+def say_at(file: str, line: int, column: int, message: str) -> None:
+    """``keilref: FILE:LINE:COLUMN: message`` on stderr, then the source line and a caret."""
+    typer.echo(f"keilref: {file}:{line}:{column}: {message}", err=True)
+    for text in excerpt(file, line, column):
+        typer.echo(text, err=True)
+
+
+def fail_at(file: str, line: int, column: int, message: str, code: int) -> NoReturn:
+    say_at(file, line, column, message)
+    raise typer.Exit(code)
+
+
+def _check_rules(rules: str | None) -> str | None:
+    """The rule set an option names, whatever its case; a usage error otherwise."""
+    if rules is None:
+        return None
+    return _choose(rules, sorted(r.name for r in all_rules()), "--rules")
+
+
+def _choose(value: str, choices: Sequence[str], option: str) -> str:
+    try:
+        return choose(value, choices, option)
+    except ChoiceError as e:
+        fail(str(e))
+
+
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(metavar="PATH...", help="Files, directories (searched for *.keil), or - for stdin."),
+]
 
 
 @app.command()
 def check(
-    paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="text, jsonl, junit or github.")] = "text",
-    strict: Annotated[bool, typer.Option("--strict", help="Count unfinished games as failures.")] = False,
+    paths: Annotated[
+        Optional[list[str]],
+        typer.Argument(
+            metavar="PATH...",
+            help="Files, directories (searched for *.keil), or - for stdin (the default when it is not a terminal).",
+            show_default=False,
+        ),
+    ] = None,
+    format: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help=f"{', '.join(report.FORMATS)}.")
+    ] = "text",
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Count unfinished games and games with a warning as failures.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only the failing games and the summary (JUnit lists every game).")
+    ] = False,
     rules: RulesOption = None,
     jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
+        Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help="Processes to use (default: all cores).")
     ] = None,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
-    if format not in report.FORMATS:
-        fail(f"unknown format {format!r} (expected {', '.join(report.FORMATS)})")
-    _check_rules(rules)
+    format = _choose(format, report.FORMATS, "--format")
+    rules = _check_rules(rules)
+    if not paths:
+        if sys.stdin.isatty():
+            fail("no PATH given: name files or directories, or pipe records to standard input")
+        paths = [STDIN]
+    missing: list[PathError] = []
+
+    def report_missing(e: PathError) -> None:
+        missing.append(e)
+        typer.echo(f"keilref: {e}", err=True)
+
+    sources = expand_paths(paths, on_error=report_missing)
+    if not sources:
+        raise typer.Exit(EXIT_USAGE)
+    printer = VerdictPrinter(lambda text: typer.echo(text, nl=False), format, strict=strict, quiet=quiet)
+    interrupted = False
     try:
-        sources = expand_paths(paths)
-    except PathError as e:
-        fail(str(e))
-    started = time.perf_counter()
-    counts: Counter[str] = Counter()
-    failed = False
-    junit = report.JUnitWriter(lambda text: typer.echo(text, nl=False), strict=strict) if format == "junit" else None
-    with progress_bar(sources) as advance:
-        for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
-            counts[v.status.value] += 1
-            failed |= v.status.failed or (strict and v.status is Status.UNFINISHED)
-            if format == "text":
-                typer.echo(report.text_line(v))
-            elif format == "jsonl":
-                typer.echo(report.json_line(v))
-            elif format == "github":
-                line = report.github_line(v, strict=strict)
-                if line is not None:
-                    typer.echo(line)
-            elif junit is not None:
-                junit.add(v)
-    if junit is not None:
-        junit.close()
-    elif format == "text":
-        typer.echo(report.summary_line(counts, time.perf_counter() - started))
-    raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+        with Interrupts() as interrupts, progress_bar(sources) as advance:
+            for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
+                with interrupts.atomic():  # a verdict is counted and printed together
+                    printer.add(v)
+    except KeyboardInterrupt:
+        interrupted = True
+    summary = printer.close(interrupted=interrupted)
+    if interrupted and format != "text":
+        typer.echo(f"keilref: {summary}", err=True)
+    if interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if missing:
+        raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_FAILED if printer.failed else EXIT_OK)
 
 
 @contextlib.contextmanager
@@ -198,25 +300,26 @@ def _load(file: str, game: int) -> Record:
         count += 1
         if count == game:
             if isinstance(item, RecordError):
-                fail(f"{file}:{item.line}:{item.column}: game {game}: {item.message}", EXIT_FAILED)
+                fail_at(file, item.line, item.column, f"game {game}: {item.message}", EXIT_FAILED)
             return item
     fail(f"{file}: there is no game {game} (the file holds {count})")
 
 
 def _replay(file: str, record: Record, game: int, turn: int | None, rules: str | None) -> Replay:
-    _check_rules(rules)
+    rules = _check_rules(rules)
     if turn is not None and turn > len(record.turns):
         fail(f"{file}: game {game} has {len(record.turns)} turns; there is no turn {turn}")
     try:
         rep = replay(record, rules=rules, stop=turn)
     except RecordError as e:
-        fail(f"{file}:{e.line}:{e.column}: game {game}: {e.message}", EXIT_FAILED)
+        fail_at(file, e.line, e.column, f"game {game}: {e.message}", EXIT_FAILED)
     if rep.illegal is not None:
         t = rep.illegal
-        typer.echo(
-            f"keilref: {file}:{t.line}:{t.column}: game {game}: turn {t.turn} {t.point} is illegal "
-            f"({t.reason}); showing the position before it",
-            err=True,
+        say_at(
+            file,
+            t.line,
+            t.column,
+            f"game {game}: {report.turn_name(t.turn, t.point)} is illegal ({t.reason}); showing the position before it",
         )
     return rep
 
@@ -244,7 +347,7 @@ def _color(c: Color | None) -> str:
 
 @app.command()
 def show(
-    file: Annotated[str, typer.Argument(help="A record file.")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
     game: GameOption = 1,
     turn: TurnOption = None,
     unicode: UnicodeOption = False,
@@ -286,13 +389,14 @@ def _exit_for(rep: Replay) -> NoReturn:
 
 @app.command()
 def score(
-    file: Annotated[str, typer.Argument(help="A record file.")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
     game: GameOption = 1,
+    turn: TurnOption = None,
     unicode: UnicodeOption = False,
     rules: RulesOption = None,
 ) -> None:
-    """Count the final position: stones, territory, komi, button, result."""
-    rep = _position(file, game, None, rules)
+    """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
+    rep = _position(file, game, turn, rules)
     g = rep.game
     typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
     if not g.is_over:
@@ -309,7 +413,7 @@ def score(
 
 @app.command()
 def legal(
-    file: Annotated[str, typer.Argument(help="A record file.")],
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
     game: GameOption = 1,
     turn: TurnOption = None,
     rules: RulesOption = None,
@@ -327,7 +431,7 @@ def legal(
 
 @app.command()
 def fmt(
-    paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
+    paths: PathsArgument,
     check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if a file would change.")] = False,
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
 ) -> None:
@@ -346,6 +450,9 @@ def fmt(
             outcome = formatting.format_source(source, write=in_place)
         except formatting.FormatError as e:
             typer.echo(f"keilref: {e}", err=True)
+            if e.line is not None and e.column is not None:
+                for text in excerpt(source.name, e.line, e.column):
+                    typer.echo(text, err=True)
             failed = True
             continue
         if check:
@@ -362,19 +469,24 @@ def fmt(
 
 @app.command()
 def generate(
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", help="Same seed, same games.")] = 0,
-    size: Annotated[Optional[list[int]], typer.Option("--size", help="Board size; repeat to cycle.")] = None,
-    rules: Annotated[Optional[list[str]], typer.Option("--rules", help="Rule set; repeat to cycle.")] = None,
-    fill: Annotated[float, typer.Option("--fill", min=0.0, max=10.0, help="Turns before passing, per board point.")] = 1.3,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, metavar="N", help="How many games.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Same seed, same games.")] = 0,
+    size: Annotated[
+        Optional[list[int]], typer.Option("--size", metavar="N", help="Board size; repeat to cycle.")
+    ] = None,
+    rules: Annotated[
+        Optional[list[str]], typer.Option("--rules", metavar="RULES", help="Rule set; repeat to cycle.")
+    ] = None,
+    fill: Annotated[
+        float,
+        typer.Option("--fill", min=0.0, max=10.0, metavar="X", help="Turns before passing, per board point."),
+    ] = 1.3,
 ) -> None:
     """Write seeded random legal games, ended by two passes, as records."""
     from keilref.generate import random_games, to_record
     from keilref.writer import write_record
 
-    rule_names = tuple(rules or ["keil"])
-    for name in rule_names:
-        _check_rules(name)
+    rule_names = tuple(_check_rules(name) or name for name in rules or ["keil"])
     sizes = tuple(size or [7])
     for name in rule_names:
         for s in sizes:
@@ -526,10 +638,23 @@ def list_rules() -> None:
 
 def main() -> None:
     """Entry point for the console script and ``python -m keilref``."""
+    ascii_fallback(sys.stdout, sys.stderr)
     try:
-        app()
+        app(prog_name="keilref")
     except KeyboardInterrupt:
-        sys.exit(130)
+        pass
+    except SystemExit as e:
+        if e.code != EXIT_INTERRUPTED:
+            raise
+    # Interrupted. Worker processes stopped mid-batch leave the pool's threads
+    # unjoinable, and a normal exit would wait for them for ever; workers still
+    # waiting for a batch would outlive this process and hold its output open.
+    for child in multiprocessing.active_children():
+        child.kill()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(EXIT_INTERRUPTED)
 
 
 __all__ = ["EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "app", "main", "Path", "Source"]

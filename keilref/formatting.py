@@ -17,6 +17,12 @@ from keilref.writer import write_records
 class FormatError(Exception):
     """A file that cannot be formatted (it does not parse, or cannot be written)."""
 
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        """Where in the file the fault is, when it is in the text."""
+        self.column = column
+
 
 @dataclass(frozen=True)
 class Formatted:
@@ -42,7 +48,9 @@ def format_source(source: Source, *, write: bool = False) -> Formatted:
     records: list[Record] = []
     for item in iter_games(io.BytesIO(original), source.name):
         if isinstance(item, RecordError):
-            raise FormatError(f"{source.name}:{item.line}:{item.column}: {item.message} (file left as it is)")
+            raise FormatError(
+                f"{source.name}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
+            )
         records.append(item)
     text = write_records(records)
     changed = original != text.encode("utf-8")

@@ -22,15 +22,24 @@ FORMATS = ("text", "jsonl", "junit", "github")
 
 
 def text_line(v: Verdict) -> str:
-    """One line per game: where, which game, status, computed against declared."""
-    head = f"{v.file}:{v.line}: game {v.game}: {v.status.value}"
+    """One line per game, starting ``FILE:LINE:COLUMN:`` at the fault, as compilers do.
+
+    The place is the illegal turn, the reading error or the declared result
+    of a mismatch; the game's start for a game that passed.
+    """
+    line, column = v.location
+    return f"{v.file}:{line}:{column}: game {v.game}: {v.status.value}: {verdict_message(v)}"
+
+
+def verdict_message(v: Verdict) -> str:
+    """What the text line says after the status: the reason, in words."""
     if v.status is Status.ERROR:
         assert v.error is not None
-        return f"{head}: {v.error.line}:{v.error.column}: {v.error.message}"
+        return v.error.message
     parts = [f"computed {v.computed or '-'}, declared {v.declared or '-'}"]
     if v.illegal is not None:
         t = v.illegal
-        text = f"turn {t.turn} {t.point}: {t.reason} at {t.line}:{t.column}"
+        text = f"{turn_name(t.turn, t.point)}: {t.reason}"
         if t.repeats_turn is not None:
             text += f" (repeats turn {t.repeats_turn})"
         parts = [text]
@@ -41,7 +50,23 @@ def text_line(v: Verdict) -> str:
     if v.rule_sensitive:
         others = ", ".join(f"{r} under {name}" for name, r in v.other_results)
         parts.append(f"rule-sensitive: {others}")
-    return f"{head}: " + "; ".join(parts)
+    return "; ".join(parts)
+
+
+def turn_name(turn: int, token: str) -> str:
+    """A turn as the record numbers it, then as the referee counts it:
+    ``move 16 (Black) e2, turn 31``. Black plays the odd turns."""
+    colour = "Black" if turn % 2 == 1 else "White"
+    return f"move {(turn + 1) // 2} ({colour}) {token}, turn {turn}"
+
+
+def warning_lines(v: Verdict) -> list[str]:
+    """One line per warning, at the tag it is about (the game's start for a missing one)."""
+    places = v.warnings_at + ((v.line, 1),) * (len(v.warnings) - len(v.warnings_at))
+    return [
+        f"{v.file}:{line}:{column}: game {v.game}: warning: {text}"
+        for text, (line, column) in zip(v.warnings, places)
+    ]
 
 
 def json_line(v: Verdict) -> str:
@@ -50,17 +75,18 @@ def json_line(v: Verdict) -> str:
 
 def github_line(v: Verdict, *, strict: bool = False) -> str | None:
     """A workflow annotation at the offending turn or error, or ``None`` for a pass."""
-    if not v.status.failed and v.status is not Status.UNFINISHED:
+    if not _fails(v, strict) and v.status is not Status.UNFINISHED:
         return None
     level = "error" if _fails(v, strict) else "notice"
-    line, col = v.line, 1
-    if v.illegal is not None:
-        line, col = v.illegal.line, v.illegal.column
-    elif v.error is not None:
-        line, col = v.error.line, v.error.column
-    message = text_line(v).split(": ", 3)[-1]
-    message = f"game {v.game}: {v.status.value}: {message}"
-    return f"::{level} file={_gh_prop(v.file)},line={line},col={col},title=keilref {v.status.value}::{_gh_data(message)}"
+    line, col = v.location
+    kind = v.status.value
+    message = f"game {v.game}: {kind}: {verdict_message(v)}"
+    if v.status is Status.OK:
+        # It fails only for its warnings (--strict): point at the first.
+        kind = "warning"
+        line, col = v.warnings_at[0] if v.warnings_at else (v.line, 1)
+        message = f"game {v.game}: warning: {'; '.join(v.warnings)}"
+    return f"::{level} file={_gh_prop(v.file)},line={line},col={col},title=keilref {kind}::{_gh_data(message)}"
 
 
 def _gh_data(text: str) -> str:
@@ -100,14 +126,23 @@ class JUnitWriter:
         self._suite_failures += fails
         name = _xml_attr(f"game {v.game} (line {v.line})")
         self._suite.append(f"    <testcase classname={_xml_attr(v.file)} name={name}>")
-        if fails:
-            reason = v.illegal.reason if v.illegal else v.status.value
-            self._suite.append(
-                f"      <failure type={_xml_attr(v.status.value)} message={_xml_attr(reason)}>"
-                f"{_xml_text(text_line(v))}</failure>"
+        tags = [(key, value) for key, value in (("event", v.event), ("black", v.black), ("white", v.white)) if value]
+        if tags:
+            self._suite.append("      <properties>")
+            self._suite.extend(
+                f"        <property name={_xml_attr(key)} value={_xml_attr(value)}/>" for key, value in tags
             )
-        elif v.status is Status.UNFINISHED:
-            self._suite.append(f"      <system-out>{_xml_text(text_line(v))}</system-out>")
+            self._suite.append("      </properties>")
+        if fails:
+            kind = "warning" if v.status is Status.OK else v.status.value
+            reason = v.illegal.reason if v.illegal else kind
+            body = "\n".join([text_line(v), *warning_lines(v)])
+            self._suite.append(
+                f"      <failure type={_xml_attr(kind)} message={_xml_attr(reason)}>{_xml_text(body)}</failure>"
+            )
+        elif v.status is Status.UNFINISHED or v.warnings:
+            body = "\n".join([text_line(v), *warning_lines(v)])
+            self._suite.append(f"      <system-out>{_xml_text(body)}</system-out>")
         self._suite.append("    </testcase>")
         if len(self._suite) > 3000:
             # A suite's header needs its counts: keep its testcases apart until it ends.
@@ -172,16 +207,22 @@ def _xml_attr(text: str) -> str:
 
 
 def _fails(v: Verdict, strict: bool) -> bool:
-    return v.status.failed or (strict and v.status is Status.UNFINISHED)
+    return v.fails(strict=strict)
 
 
-def summary_line(counts: Counter[str], seconds: float) -> str:
-    """``12 games: 10 ok, 2 illegal in 0.31 s (39 games/s)``."""
+def summary_line(counts: Counter[str], seconds: float, *, warned: int = 0, interrupted: bool = False) -> str:
+    """``12 games: 10 ok, 2 illegal in 0.31 s (39 games/s)``.
+
+    ``warned`` games with a warning are counted after the statuses; an
+    ``interrupted`` check says it counted only the games checked so far.
+    """
     total = sum(counts.values())
     parts = [f"{counts[s.value]} {s.value}" for s in Status if counts[s.value]]
     rate = total / seconds if seconds > 0 else 0.0
     noun = "game" if total == 1 else "games"
-    return f"{total} {noun}: {', '.join(parts) or 'none'} in {seconds:.2f} s ({rate:,.0f} games/s)"
+    extra = f"; {warned} with warnings" if warned else ""
+    head = f"interrupted after {total} {noun}" if interrupted else f"{total} {noun}"
+    return f"{head}: {', '.join(parts) or 'none'}{extra} in {seconds:.2f} s ({rate:,.0f} games/s)"
 
 
 def score_table(score: Score, *, half_point_in_play: bool = True) -> str:

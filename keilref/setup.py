@@ -16,6 +16,7 @@ from fractions import Fraction
 from keilref.core import Result
 from keilref.errors import ConfigError, RecordError, TagError
 from keilref.record import Record, Tag
+from keilref.tagnames import misspelt_tags
 from keilref.rules import KOMI_LIMIT, KOMI_RE, ButtonRule, RuleSet, all_rules, find_rules
 
 __all__ = ["DEFAULT_RULES", "GameSetup", "read_setup"]
@@ -44,6 +45,9 @@ class GameSetup:
     """The points of a ``Removed`` agreement (Yugo), or ``None`` without one."""
     removed_at: tuple[int, int] = (0, 0)
     """Line and column of the ``Removed`` tag, for errors found in replay."""
+    warnings_at: tuple[tuple[int, int], ...] = ()
+    """Line and column each warning points at, in the order of ``warnings``;
+    ``(0, 0)`` for one about the whole game (a tag that is missing)."""
 
 
 def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
@@ -56,6 +60,10 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     before all, since the others are judged by it).
     """
     warnings: list[str] = []
+    places: list[tuple[int, int]] = []
+    for typo in misspelt_tags(record):
+        warnings.append(typo.message)
+        places.append((typo.line, typo.column))
     ruleset = _rules(record, rules, warnings)
     size, komi, button = ruleset.default_size, 0.0, ruleset.check_button(None)
     removed: tuple[str, ...] | None = None
@@ -80,7 +88,8 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     declared = record.result if record.result is not None else record.tag_value("Result")
     removed_tag = record.tag("Removed")
     at = (0, 0) if removed_tag is None else (removed_tag.line, removed_tag.column)
-    return GameSetup(ruleset.name, size, komi, button, declared, tuple(warnings), removed, at)
+    places += [(0, 0)] * (len(warnings) - len(places))
+    return GameSetup(ruleset.name, size, komi, button, declared, tuple(warnings), removed, at, tuple(places))
 
 
 def _q(value: str, limit: int = 40) -> str:

@@ -8,7 +8,7 @@ it is the same for every rule family.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from keilref.core import Result, ResultKind, Score
@@ -87,6 +87,34 @@ class Verdict:
     """For a mismatch: what disagrees, in words."""
     other_results: tuple[tuple[str, str], ...] = field(default=())
     """For an ended game: ``(rules, result)`` under each sibling rule set."""
+    event: str | None = None
+    """The ``Event`` tag, when the record could be read that far."""
+    black: str | None = None
+    """The ``Black`` tag: who played Black."""
+    white: str | None = None
+    """The ``White`` tag: who played White."""
+    result_at: tuple[int, int] | None = None
+    """Line and column of the declared result (the token, else the ``Result`` tag)."""
+    warnings_at: tuple[tuple[int, int], ...] = ()
+    """Line and column each warning points at, in the order of ``warnings``
+    (the game's start for a tag that is missing)."""
+
+    @property
+    def location(self) -> tuple[int, int]:
+        """Line and column of the fault: the illegal turn, the error, the
+        declared result of a mismatch; the game's start otherwise."""
+        if self.illegal is not None:
+            return self.illegal.line, self.illegal.column
+        if self.error is not None:
+            return self.error.line, self.error.column
+        if self.status is Status.MISMATCH and self.result_at is not None:
+            return self.result_at
+        return self.line, 1
+
+    def fails(self, *, strict: bool = False) -> bool:
+        """Whether this game fails a check; ``strict`` also fails unfinished
+        games and games with a warning."""
+        return self.status.failed or (strict and (self.status is Status.UNFINISHED or bool(self.warnings)))
 
     @property
     def rule_sensitive(self) -> bool:
@@ -118,6 +146,9 @@ class Verdict:
             "warnings": list(self.warnings),
             "line": self.line,
             "rule_sensitive": self.rule_sensitive,
+            "event": self.event,
+            "black": self.black,
+            "white": self.white,
         }
 
 
@@ -221,10 +252,12 @@ def adjudicate(
     if isinstance(item, RecordError):
         return error_verdict(item, file=file, game=game, line=line)
     record = item
+    event, black, white = (record.tag_value(name) for name in ("Event", "Black", "White"))
     try:
         setup = read_setup(record, rules=rules)
     except RecordError as e:
-        return error_verdict(e, file=file, game=game, line=record.line)
+        failed = error_verdict(e, file=file, game=game, line=record.line)
+        return replace(failed, event=event, black=black, white=white)
     try:
         rep = replay(record, setup=setup)
     except RecordError as e:
@@ -240,7 +273,11 @@ def adjudicate(
             turns=e.turns_played or 0,
             declared=setup.declared,
             warnings=setup.warnings,
+            warnings_at=_warnings_at(setup, record),
             error=ReadError(e.message, e.line, e.column, e.source_line),
+            event=event,
+            black=black,
+            white=white,
         )
     g = rep.game
     base = dict(
@@ -253,6 +290,11 @@ def adjudicate(
         turns=g.turn,
         declared=setup.declared,
         warnings=setup.warnings,
+        warnings_at=_warnings_at(setup, record),
+        result_at=_result_at(record),
+        event=event,
+        black=black,
+        white=white,
     )
     score = g.score()
     if rep.illegal is not None:
@@ -267,6 +309,18 @@ def adjudicate(
         other_results=_sibling_results(g, setup) if rep.ended else (),
         **base,  # type: ignore[arg-type]
     )
+
+
+def _result_at(record: Record) -> tuple[int, int] | None:
+    if record.result is not None:
+        return record.result_line, record.result_column
+    tag = record.tag("Result")
+    return None if tag is None else (tag.line, tag.column)
+
+
+def _warnings_at(setup: GameSetup, record: Record) -> tuple[tuple[int, int], ...]:
+    at = setup.warnings_at + ((0, 0),) * (len(setup.warnings) - len(setup.warnings_at))
+    return tuple((record.line, 1) if place == (0, 0) else place for place in at[: len(setup.warnings)])
 
 
 _CLAIM_NOUN = {ResultKind.RESIGN: "a resignation", ResultKind.TIME: "a loss on time", ResultKind.FORFEIT: "a forfeit"}

@@ -111,7 +111,7 @@ def test_github_annotation_points_at_the_illegal_turn(tmp_path: Path) -> None:
     m = re.match(r"::error file=(.*),line=(\d+),col=(\d+),title=keilref illegal::(.*)", line)
     assert m is not None, line
     assert (m.group(2), m.group(3)) == ("4", "9")
-    assert "turn 4 b2: occupied" in m.group(4)
+    assert m.group(4) == "game 1: illegal: move 2 (White) b2, turn 4: occupied"
 
 
 def test_github_annotation_points_at_a_syntax_error(tmp_path: Path) -> None:

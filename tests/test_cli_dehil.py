@@ -89,13 +89,13 @@ def test_check_dehil_games_text(snapshot_txt: SnapshotAssertion) -> None:
     lines = lines_of(out)
     assert len(lines) == 8  # seven games and the summary
     assert sum(": ok: " in ln for ln in lines) == 6
-    assert f"{WALLS}:1: game 1: ok: computed W+2.5, declared W+2.5" in lines
-    assert f"{TRIANGLES}:1: game 1: ok: computed B+1.5, declared B+1.5" in lines
-    assert f"{RING}:1: game 1: ok: computed B+3.5, declared B+3.5" in lines
-    assert f"{FIRST_PASS}:1: game 1: ok: computed B+0.5, declared B+0.5" in lines
-    assert f"{NEGATIVE}:1: game 1: ok: computed B+2.5, declared B+2.5" in lines
-    assert f"{RESIGNS}:1: game 1: ok: computed -, declared B+R" in lines
-    assert f"{UNFINISHED}:1: game 1: unfinished: computed -, declared *; score so far B+13" in lines
+    assert f"{WALLS}:1:1: game 1: ok: computed W+2.5, declared W+2.5" in lines
+    assert f"{TRIANGLES}:1:1: game 1: ok: computed B+1.5, declared B+1.5" in lines
+    assert f"{RING}:1:1: game 1: ok: computed B+3.5, declared B+3.5" in lines
+    assert f"{FIRST_PASS}:1:1: game 1: ok: computed B+0.5, declared B+0.5" in lines
+    assert f"{NEGATIVE}:1:1: game 1: ok: computed B+2.5, declared B+2.5" in lines
+    assert f"{RESIGNS}:1:1: game 1: ok: computed -, declared B+R" in lines
+    assert f"{UNFINISHED}:1:1: game 1: unfinished: computed -, declared *; score so far B+13" in lines
     assert lines[-1].startswith("7 games: 6 ok, 1 unfinished in ")
     assert "rule-sensitive" not in out
     assert result.stderr == ""
@@ -105,7 +105,7 @@ def test_check_dehil_games_text(snapshot_txt: SnapshotAssertion) -> None:
 def test_check_dehil_games_strict_fails_on_the_unfinished_game() -> None:
     result = run("check", "--strict", GAMES)
     assert result.exit_code == 1
-    assert f"{UNFINISHED}:1: game 1: unfinished" in result.stdout
+    assert f"{UNFINISHED}:1:1: game 1: unfinished" in result.stdout
 
 
 def test_check_dehil_faults_text(snapshot_txt: SnapshotAssertion) -> None:
@@ -118,16 +118,16 @@ def test_check_dehil_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert sum(": mismatch: " in ln for ln in lines) == 1
     assert sum(": error: " in ln for ln in lines) == 3
     f = FAULTS
-    assert f"{f}/illegal-triangle-two-edge-stones.keil:1: game 1: illegal: turn 7 b2: triangle at 7:4" in lines
-    assert f"{f}/illegal-triangle-unsupported-inner-stones.keil:1: game 1: illegal: turn 5 e2: triangle at 7:4" in lines
-    assert f"{f}/illegal-occupied.keil:1: game 1: illegal: turn 5 G7: occupied at 7:4" in lines
-    assert f"{f}/illegal-off-board.keil:1: game 1: illegal: turn 4 f1: off-board at 6:16" in lines
-    assert f"{f}/illegal-game-over.keil:1: game 1: illegal: turn 9 e5: game-over at 8:4" in lines
-    assert f"{f}/mismatch-wrong-winner.keil:1: game 1: mismatch: computed B+0.5, declared W+0.5; wrong winner" in lines
-    assert any(ln.startswith(f"{f}/tag-error-button-tag.keil:1: game 1: error: 5:1: a Button tag") for ln in lines)
-    assert any(ln.startswith(f"{f}/error-button-turn.keil:1: game 1: error: 6:17: 'button' is not a turn")
+    assert f"{f}/illegal-triangle-two-edge-stones.keil:7:4: game 1: illegal: move 4 (Black) b2, turn 7: triangle" in lines
+    assert f"{f}/illegal-triangle-unsupported-inner-stones.keil:7:4: game 1: illegal: move 3 (Black) e2, turn 5: triangle" in lines
+    assert f"{f}/illegal-occupied.keil:7:4: game 1: illegal: move 3 (Black) G7, turn 5: occupied" in lines
+    assert f"{f}/illegal-off-board.keil:6:16: game 1: illegal: move 2 (White) f1, turn 4: off-board" in lines
+    assert f"{f}/illegal-game-over.keil:8:4: game 1: illegal: move 5 (Black) e5, turn 9: game-over" in lines
+    assert f"{f}/mismatch-wrong-winner.keil:10:1: game 1: mismatch: computed B+0.5, declared W+0.5; wrong winner" in lines
+    assert any(ln.startswith(f"{f}/tag-error-button-tag.keil:5:1: game 1: error: a Button tag") for ln in lines)
+    assert any(ln.startswith(f"{f}/error-button-turn.keil:6:17: game 1: error: 'button' is not a turn")
                for ln in lines)
-    assert any(ln.startswith(f'{f}/tag-error-half-komi.keil:1: game 1: error: 4:1: Komi "6.5"') for ln in lines)
+    assert any(ln.startswith(f'{f}/tag-error-half-komi.keil:4:1: game 1: error: Komi "6.5"') for ln in lines)
     assert lines[-1].startswith("9 games: 1 mismatch, 5 illegal, 3 error in ")
     assert untimed(out) == snapshot_txt
 
@@ -351,16 +351,20 @@ def test_show_of_an_illegal_fault_shows_the_position_before_it() -> None:
     result = run("show", f"{FAULTS}/illegal-triangle-two-edge-stones.keil")
     assert result.exit_code == 1
     assert "after turn 6 of 7" in result.stdout
-    assert "turn 7 b2 is illegal (triangle)" in result.stderr
+    assert "move 4 (Black) b2, turn 7 is illegal (triangle)" in result.stderr
     assert count_glyphs(result.stdout, "X") == 3 and count_glyphs(result.stdout, "O") == 3
 
 
-def test_show_of_the_button_turn_fails_in_one_line() -> None:
+def test_show_of_the_button_turn_fails_in_one_line_and_points_at_it() -> None:
     result = run("show", f"{FAULTS}/error-button-turn.keil")
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert len(result.stderr.splitlines()) == 1
-    assert "6:17" in result.stderr and "'button' is not a turn in dehil" in result.stderr
+    assert result.stderr.splitlines() == [
+        f"keilref: {FAULTS}/error-button-turn.keil:6:17: game 1: 'button' is not a turn in dehil:"
+        " the game has no button (expected a point or 'pass')",
+        "    1. g7 c3 2. j10 button 3. g12",
+        "                    ^",
+    ]
 
 
 # --- legal -----------------------------------------------------------------------

@@ -80,8 +80,8 @@ def test_check_games_text(snapshot_txt: SnapshotAssertion) -> None:
     assert len(lines) == 11
     assert sum(": ok: " in ln for ln in lines) == 10
     assert sum(": unfinished: " in ln for ln in lines) == 1
-    assert f"{UNFINISHED}:1: game 1: unfinished" in out
-    assert f"{SENSITIVE}:1: game 1: ok: computed B+1.5, declared B+1.5" in out
+    assert f"{UNFINISHED}:1:1: game 1: unfinished" in out
+    assert f"{SENSITIVE}:1:1: game 1: ok: computed B+1.5, declared B+1.5" in out
     assert "W+30.5 under keil-2019" in out
     assert result.stderr == ""
     assert untimed(out) == snapshot_txt
@@ -90,7 +90,7 @@ def test_check_games_text(snapshot_txt: SnapshotAssertion) -> None:
 def test_check_games_strict_fails_on_the_unfinished_game() -> None:
     result = run("check", "--strict", GAMES)
     assert result.exit_code == 1
-    assert f"{UNFINISHED}:1: game 1: unfinished" in result.stdout
+    assert f"{UNFINISHED}:1:1: game 1: unfinished" in result.stdout
 
 
 def test_check_faults_text(snapshot_txt: SnapshotAssertion) -> None:
@@ -106,8 +106,9 @@ def test_check_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert sum(": illegal: " in ln for ln in lines) == 8
     assert sum(": mismatch: " in ln for ln in lines) == 4
     assert sum(": error: " in ln for ln in lines) == 12
-    assert f"{FAULTS}/illegal-superko.keil:1: game 1: illegal: turn 31 e2: superko at 10:5 (repeats turn 29)" in out
-    assert f"{FAULTS}/error-no-game.keil:1: game 1: error: 1:1: no game in file" in out
+    # Line 10 of the record is "16. e2 {...}": the e2 at column 5 is Black's 31st turn.
+    assert f"{FAULTS}/illegal-superko.keil:10:5: game 1: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in out
+    assert f"{FAULTS}/error-no-game.keil:1:1: game 1: error: no game in file" in out
     assert "computed B+4.5, declared B+5.5" in out
     assert known_rules_fixed(untimed(out)) == snapshot_txt
 
@@ -377,7 +378,7 @@ def test_turn_beyond_the_end() -> None:
 
 
 def test_unknown_format() -> None:
-    assert_usage_error(run("check", "--format", "xml", GAMES), "unknown format", "xml")
+    assert_usage_error(run("check", "--format", "xml", GAMES), "--format: unknown value 'xml'", "expected text, jsonl")
 
 
 def test_unknown_rules() -> None:
@@ -385,12 +386,16 @@ def test_unknown_rules() -> None:
     assert_usage_error(run("score", "--rules", "nonsense", KO), "nonsense")
 
 
-def test_show_of_an_unreadable_record_fails_in_one_line() -> None:
+def test_show_of_an_unreadable_record_fails_in_one_line_and_points_at_the_fault() -> None:
     result = run("show", f"{FAULTS}/error-unterminated-tag.keil")
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert len(result.stderr.splitlines()) == 1
-    assert "3:8" in result.stderr and "tag value not closed" in result.stderr
+    assert result.stderr.splitlines() == [
+        f"keilref: {FAULTS}/error-unterminated-tag.keil:3:8: game 1: tag value not closed:"
+        " a value ends with '\"' on the same line",
+        '    [White "Marcos Lage]',
+        "           ^",
+    ]
 
 
 def test_show_of_an_illegal_record_shows_the_position_before_the_fault() -> None:
@@ -398,4 +403,4 @@ def test_show_of_an_illegal_record_shows_the_position_before_the_fault() -> None
     # The legal part is shown, but the record is faulty: exit 1, as check would.
     assert result.exit_code == 1
     assert "after turn 30 of 31" in result.stdout
-    assert "turn 31 e2 is illegal (superko)" in result.stderr
+    assert "move 16 (Black) e2, turn 31 is illegal (superko)" in result.stderr

@@ -80,12 +80,12 @@ def test_check_yugo_games_text(snapshot_txt: SnapshotAssertion) -> None:
     lines = lines_of(out)
     assert len(lines) == 11  # ten games and the summary
     assert sum(": ok: " in ln for ln in lines) == 9
-    assert f"{UNFINISHED}:1: game 1: unfinished: computed -, declared *; score so far W+4.5" in lines
-    assert f"{REMOVAL}:1: game 1: ok: computed W+1.5, declared W+1.5" in lines
-    assert f"{RESUMED}:1: game 1: ok: computed B+0.5, declared B+0.5" in lines
-    assert f"{RESIGNED}:1: game 1: ok: computed -, declared B+R" in lines
-    assert f"{UNCLAIMED}:2: game 1: ok: computed W+0.5, declared -" in lines
-    assert f"{GAMES}/size5-passes-resume-play.keil:1: game 1: ok: computed B+1.5, declared B+1.5" in lines
+    assert f"{UNFINISHED}:1:1: game 1: unfinished: computed -, declared *; score so far W+4.5" in lines
+    assert f"{REMOVAL}:1:1: game 1: ok: computed W+1.5, declared W+1.5" in lines
+    assert f"{RESUMED}:1:1: game 1: ok: computed B+0.5, declared B+0.5" in lines
+    assert f"{RESIGNED}:1:1: game 1: ok: computed -, declared B+R" in lines
+    assert f"{UNCLAIMED}:2:1: game 1: ok: computed W+0.5, declared -" in lines
+    assert f"{GAMES}/size5-passes-resume-play.keil:1:1: game 1: ok: computed B+1.5, declared B+1.5" in lines
     assert lines[-1].startswith("10 games: 9 ok, 1 unfinished in ")
     assert result.stderr == ""
     assert untimed(out) == snapshot_txt
@@ -94,7 +94,7 @@ def test_check_yugo_games_text(snapshot_txt: SnapshotAssertion) -> None:
 def test_check_yugo_games_strict_fails_on_the_unfinished_game() -> None:
     result = run("check", "--strict", GAMES)
     assert result.exit_code == 1
-    assert f"{UNFINISHED}:1: game 1: unfinished" in result.stdout
+    assert f"{UNFINISHED}:1:1: game 1: unfinished" in result.stdout
 
 
 def test_check_yugo_faults_text(snapshot_txt: SnapshotAssertion) -> None:
@@ -106,24 +106,24 @@ def test_check_yugo_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert sum(": illegal: " in ln for ln in lines) == 7
     assert sum(": mismatch: " in ln for ln in lines) == 1
     assert sum(": error: " in ln for ln in lines) == 3
-    assert f"{FAULTS}/illegal-pawn-surrounds.keil:1: game 1: illegal: turn 31 b8: pawn-surrounds at 10:5" in lines
+    assert f"{FAULTS}/illegal-pawn-surrounds.keil:10:5: game 1: illegal: move 16 (Black) b8, turn 31: pawn-surrounds" in lines
     assert (
-        f"{FAULTS}/illegal-king-captures-nothing.keil:1: game 1: illegal: turn 25 K@a7: king-captures-nothing at 9:5"
+        f"{FAULTS}/illegal-king-captures-nothing.keil:9:5: game 1: illegal: move 13 (Black) K@a7, turn 25: king-captures-nothing"
         in lines
     )
-    assert f"{FAULTS}/illegal-game-over.keil:1: game 1: illegal: turn 32 b2: game-over at 11:7" in lines
-    assert f"{FAULTS}/illegal-off-board.keil:1: game 1: illegal: turn 10 K@l5: off-board at 7:43" in lines
+    assert f"{FAULTS}/illegal-game-over.keil:11:7: game 1: illegal: move 16 (White) b2, turn 32: game-over" in lines
+    assert f"{FAULTS}/illegal-off-board.keil:7:43: game 1: illegal: move 5 (White) K@l5, turn 10: off-board" in lines
     assert (
-        f"{FAULTS}/mismatch-result-counted-before-removal.keil:1: game 1: mismatch: "
+        f"{FAULTS}/mismatch-result-counted-before-removal.keil:14:1: game 1: mismatch: "
         "computed W+1.5, declared W+2.5; wrong margin"
     ) in lines
-    assert f"{FAULTS}/tag-error-removed-empty-point.keil:1: game 1: error: 6:1: Removed point 'd1' holds no piece" in lines
+    assert f"{FAULTS}/tag-error-removed-empty-point.keil:6:1: game 1: error: Removed point 'd1' holds no piece" in lines
     assert any(
-        ln.startswith(f"{FAULTS}/tag-error-removed-after-resumption.keil:1: game 1: error: 6:1: a Removed agreement")
+        ln.startswith(f"{FAULTS}/tag-error-removed-after-resumption.keil:6:1: game 1: error: a Removed agreement")
         for ln in lines
     )
     assert any(
-        ln.startswith(f"{FAULTS}/tag-error-removed-under-keil.keil:1: game 1: error: 6:1: a Removed tag is not allowed")
+        ln.startswith(f"{FAULTS}/tag-error-removed-under-keil.keil:6:1: game 1: error: a Removed tag is not allowed")
         for ln in lines
     )
     assert lines[-1].startswith("11 games: 1 mismatch, 7 illegal, 3 error in ")
@@ -312,16 +312,24 @@ def test_show_of_an_illegal_yugo_record_shows_the_position_before_the_fault() ->
     result = run("show", f"{FAULTS}/illegal-pawn-surrounds.keil")
     assert result.exit_code == 1
     assert "after turn 30 of 31" in result.stdout
-    assert "turn 31 b8 is illegal (pawn-surrounds)" in result.stderr
+    assert result.stderr.splitlines() == [
+        f"keilref: {FAULTS}/illegal-pawn-surrounds.keil:10:5: game 1: move 16 (Black) b8, turn 31 is illegal"
+        " (pawn-surrounds); showing the position before it",
+        "    16. b8 {a pawn would surround b7-c7: only a king may take the last liberty}",
+        "        ^",
+    ]
     assert board(result.stdout)["b8"] == "."
 
 
-def test_score_of_a_bad_removal_fails_in_one_line() -> None:
+def test_score_of_a_bad_removal_fails_in_one_line_and_points_at_the_tag() -> None:
     result = run("score", f"{FAULTS}/tag-error-removed-empty-point.keil")
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert len(result.stderr.splitlines()) == 1
-    assert "6:1" in result.stderr and "'d1' holds no piece" in result.stderr
+    assert result.stderr.splitlines() == [
+        f"keilref: {FAULTS}/tag-error-removed-empty-point.keil:6:1: game 1: Removed point 'd1' holds no piece",
+        '    [Removed "c1 d1"]',
+        "    ^",
+    ]
 
 
 # --- legal ---------------------------------------------------------------------

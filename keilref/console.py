@@ -1,0 +1,213 @@
+"""What the command line needs from the terminal and the user's typing.
+
+Option values chosen from a list (case-insensitive, with a suggestion for a
+near miss), ASCII fallbacks for streams whose encoding cannot print the
+board glyphs, and the source excerpt with a caret under a fault.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import difflib
+import io
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType, TracebackType
+from collections.abc import Sequence
+from typing import TextIO
+
+__all__ = ["ChoiceError", "Interrupts", "ascii_fallback", "choose", "excerpt"]
+
+
+class ChoiceError(ValueError):
+    """An option value that is none of the allowed ones; the message may suggest one."""
+
+
+def choose(value: str, choices: Sequence[str], option: str) -> str:
+    """The choice ``value`` names, ignoring case; a :class:`ChoiceError` otherwise.
+
+    ``--format json`` is a near miss of ``jsonl``: the message says so.
+    """
+    for choice in choices:
+        if choice.casefold() == value.casefold():
+            return choice
+    allowed = ", ".join(choices)
+    near = difflib.get_close_matches(value.casefold(), [c.casefold() for c in choices], n=1, cutoff=0.5)
+    hint = ""
+    if near:
+        (nearest,) = (c for c in choices if c.casefold() == near[0])
+        hint = f"; did you mean {nearest!r}?"
+    raise ChoiceError(f"{option}: unknown value {value!r} (expected {allowed}){hint}")
+
+
+_ASCII = {
+    "●": "X",
+    "○": "O",
+    "·": ".",
+    "—": "-",
+    "–": "-",
+    "→": "->",
+    "…": "...",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+}
+_HANDLER = "keilref-ascii"
+
+
+def _replace(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join(_ASCII.get(ch, "?") for ch in bad), error.end
+
+
+class _AsciiEncoder(codecs.IncrementalEncoder):
+    def encode(self, input: str, final: bool = False) -> bytes:
+        return codecs.ascii_encode(input, _HANDLER)[0]
+
+
+def _ascii_codec(name: str) -> codecs.CodecInfo | None:
+    if name != _HANDLER.replace("-", "_"):
+        return None
+    ascii_codec = codecs.lookup("ascii")
+    return codecs.CodecInfo(
+        name=_HANDLER,
+        encode=lambda text, errors="strict": (codecs.ascii_encode(text, _HANDLER)[0], len(text)),
+        decode=ascii_codec.decode,
+        incrementalencoder=_AsciiEncoder,
+        incrementaldecoder=ascii_codec.incrementaldecoder,
+    )
+
+
+_KEPT: list[TextIO] = []
+"""Streams replaced by :func:`ascii_fallback`: closing them would close the terminal's."""
+
+
+def ascii_fallback(*streams: TextIO) -> None:
+    """Let the standard streams print what their encoding cannot as ASCII (``●`` as ``X``).
+
+    Only characters the encoding lacks are replaced: a UTF-8 terminal still
+    gets the glyphs. A stream that declares plain ASCII gets a codec of its
+    own name, since the command-line library would otherwise take ASCII for a
+    mistake and write UTF-8 to it regardless.
+    """
+    try:
+        codecs.lookup_error(_HANDLER)
+    except LookupError:
+        codecs.register_error(_HANDLER, _replace)
+        codecs.register(_ascii_codec)
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if streams and stream not in streams:
+            continue
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        try:
+            plain_ascii = codecs.lookup(encoding).name == "ascii"
+        except LookupError:
+            continue
+        if plain_ascii and isinstance(stream, io.TextIOWrapper):
+            stream.flush()
+            _KEPT.append(stream)
+            setattr(
+                sys,
+                name,
+                io.TextIOWrapper(stream.buffer, encoding=_HANDLER, line_buffering=stream.line_buffering),
+            )
+            continue
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors=_HANDLER)
+            except (ValueError, OSError):
+                continue
+
+
+WIDTH = 100
+"""Longer source lines are cut around the fault, so the excerpt stays readable."""
+
+
+def excerpt(path: str, line: int, column: int) -> list[str]:
+    """The source line ``line`` of ``path`` and a caret under ``column``, indented.
+
+    Empty when the file cannot be read again (standard input, a vanished
+    file) or has no such line: the one-line message says everything anyway.
+    """
+    if path == "-" or line < 1 or column < 1:
+        return []
+    try:
+        # Lines end at LF only (a CR before it is part of the ending), as the parser counts them.
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, 1):
+                if number == line:
+                    break
+            else:
+                return []
+    except OSError:
+        return []
+    if len(raw) > 1_000_000:
+        return []
+    text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff").rstrip("\r\n")
+    # A tab would put the caret off by however wide the terminal draws it.
+    text = "".join(" " if ch == "\t" else ch for ch in text)
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    start = 0
+    if len(text) > WIDTH:
+        start = max(0, min(column - 1 - WIDTH // 2, len(text) - WIDTH))
+        piece = text[start : start + WIDTH]
+        if start > 0:
+            piece = "..." + piece[3:]
+        if start + WIDTH < len(text):
+            piece = piece[:-3] + "..."
+        text = piece
+    caret = " " * (column - 1 - start) + "^"
+    return [f"    {text}", f"    {caret}"]
+
+
+class Interrupts:
+    """Ctrl-C stops at once, except inside :meth:`atomic` blocks, which finish first.
+
+    A verdict is counted and printed as one step, so the summary of an
+    interrupted check counts exactly the lines above it. Outside the main
+    thread (where signals cannot be caught) this does nothing.
+    """
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._pending = False
+        self._previous: object = None
+        self._installed = False
+
+    def __enter__(self) -> Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._on_interrupt)
+            self._installed = True
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)  # type: ignore[arg-type]
+            self._installed = False
+
+    def _on_interrupt(self, signum: int, frame: FrameType | None) -> None:
+        if self._depth:
+            self._pending = True
+        else:
+            raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[None]:
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+        if self._pending and not self._depth:
+            self._pending = False
+            raise KeyboardInterrupt
