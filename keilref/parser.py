@@ -120,8 +120,14 @@ _WORDS = {"pass": TurnKind.PASS, "button": TurnKind.BUTTON}
 _PLACE = TurnKind.PLACE
 
 
-def _comment(token: Token) -> Comment:
-    text: str = token.value
+class _Comments(list[Comment]):
+    """A run of comments as the parser reduces it (told apart from the turns
+    and tags, which are plain lists and dicts, on the parser's stack)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _comment(text: str) -> Comment:
+    # Cached: a game that repeats a comment a million times holds one object.
     if text[0] == "{":
         return Comment(text[1:-1], True)
     # A ';' comment runs to the end of the line; a CR left by a final CRLF-less
@@ -129,11 +135,11 @@ def _comment(token: Token) -> Comment:
     return Comment(text[1:].rstrip("\r"), False)
 
 
-def _comments(tokens: list[Token]) -> tuple[Comment, ...]:
-    return tuple(_comment(t) for t in tokens) if tokens else ()
+def _comments(run: _Comments | None) -> tuple[Comment, ...]:
+    return tuple(run) if run else ()
 
 
-def _tag(token: Token, comments: list[Token]) -> Tag:
+def _tag(token: Token, comments: _Comments | None) -> Tag:
     m = _TAG_PARTS.match(token.value)
     assert m is not None  # the TAG terminal guarantees the shape
     name, raw = m.group(1), m.group(2)
@@ -191,25 +197,38 @@ class _Builder(Transformer[Token, Record]):
     """Inline transformer: Lark calls these as it reduces the rules of the
     same names (see the grammar), bottom-up and left to right."""
 
+    def first_comment(self, children: list[Token]) -> _Comments:
+        return _Comments((_comment(children[0].value),))
+
+    def next_comment(self, children: list[Any]) -> _Comments:
+        run: _Comments = children[0]
+        run.append(_comment(children[1].value))
+        return run
+
     def start(self, children: list[Any]) -> Record:
-        tags: dict[str, Tag] = children[-3]
-        turns: list[Turn] = children[-2]
-        result: tuple[Token, tuple[Comment, ...]] | None = children[-1]
+        tags: dict[str, Tag] = children[1]
+        turns: list[Turn] = children[2]
+        result: tuple[Token, tuple[Comment, ...]] | None = children[3]
         first = next(iter(tags.values()))
-        head = _comments(children[:-3])
+        head = _comments(children[0])
         if result is None:
             return Record(tuple(tags.values()), tuple(turns), None, head, (), first.line)
         token, after = result
         line, column = token.line or 0, token.column or 0
         return Record(tuple(tags.values()), tuple(turns), token.value, head, after, first.line, line, column)
 
-    def first_tag(self, children: list[Token]) -> dict[str, Tag]:
-        tag = _tag(children[0], children[1:])
+    first_line = 0
+    """The line of the game's first tag: where a game over :data:`MAX_TURNS`
+    is reported (tags are always reduced before turns)."""
+
+    def first_tag(self, children: list[Any]) -> dict[str, Tag]:
+        tag = _tag(children[0], children[1])
+        self.first_line = tag.line
         return {tag.name: tag}
 
     def next_tag(self, children: list[Any]) -> dict[str, Tag]:
         tags: dict[str, Tag] = children[0]
-        tag = _tag(children[1], children[2:])
+        tag = _tag(children[1], children[2])
         if tag.name in tags:
             earlier = tags[tag.name]
             raise _Fault(
@@ -224,10 +243,14 @@ class _Builder(Transformer[Token, Record]):
     def turns(self, children: list[Any]) -> list[Turn]:
         return []
 
+    def _too_many(self) -> _Fault:
+        return _Fault(f"too many turns: a game may have at most {MAX_TURNS:,}; it was not read", self.first_line, 1)
+
     def turn(self, children: list[Any]) -> list[Turn]:
         turns: list[Turn] = children[0]
-        comments = _comments(children[2:]) if len(children) > 2 else ()
-        turns.append(_turn(children[1], comments, False))
+        if len(turns) >= MAX_TURNS:
+            raise self._too_many()
+        turns.append(_turn(children[1], _comments(children[2]), False))
         return turns
 
     def numbered_turn(self, children: list[Any]) -> list[Turn]:
@@ -236,23 +259,24 @@ class _Builder(Transformer[Token, Record]):
         turns: list[Turn] = children[0]
         number: Token = children[1]
         index = len(turns)
+        if index >= MAX_TURNS:
+            raise self._too_many()
         if number.value != (_NUMBER_TEXTS[index] if index < 1024 else _number_text(index)):
             raise _wrong_number(number, index)
-        if len(children) == 3:
-            turns.append(_turn(children[2], (), True))
+        before, after = children[2], children[4]
+        if before is None and after is None:
+            turns.append(_turn(children[3], (), True))
             return turns
-        rest: list[Token] = children[2:]
-        at = next(i for i, t in enumerate(rest) if t.type == "MOVE")
-        turns.append(_turn(rest[at], _comments(rest[:at] + rest[at + 1 :]), True))
+        turns.append(_turn(children[3], _comments(before) + _comments(after), True))
         return turns
 
-    def result(self, children: list[Token]) -> tuple[Token, tuple[Comment, ...]]:
+    def result(self, children: list[Any]) -> tuple[Token, tuple[Comment, ...]]:
         token = children[0]
         try:
             Result.parse(token.value)
         except ValueError as e:
             raise _Fault(str(e), token.line or 0, token.column or 0) from None
-        return token, _comments(children[1:])
+        return token, _comments(children[1])
 
 
 # --------------------------------------------------------------------------
@@ -413,6 +437,8 @@ def _pending_number(e: UnexpectedInput) -> Token | None:
     for item in reversed(stack):
         if isinstance(item, Token) and item.type == "MOVENUM":
             return item
+        if isinstance(item, _Comments):
+            continue
         if isinstance(item, (list, dict)):  # the turns (or tags) before it
             break
     return None

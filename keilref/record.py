@@ -22,7 +22,7 @@ class TurnKind(enum.Enum):
     """``button``: the player to move takes the button."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Comment:
     """A comment as written, without its delimiters."""
 
@@ -31,7 +31,7 @@ class Comment:
     """``{...}`` when true, ``; ...`` to the end of the line when false."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tag:
     """A tag pair ``[Name "value"]``; ``value`` has its escapes resolved."""
 
@@ -43,7 +43,7 @@ class Tag:
     column: int = field(default=0, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Turn:
     """One turn of the moves section."""
 
@@ -69,7 +69,7 @@ class Turn:
         return self.written or self.move
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """One game of a record file."""
 
