@@ -10,6 +10,7 @@ the output is the same as a serial run's, byte for byte.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -30,6 +31,9 @@ BATCH_BYTES = 1 << 20
 PARALLEL_THRESHOLD = 256 * 1024
 """Below this many bytes of input, one process is faster than starting more."""
 IN_FLIGHT_PER_WORKER = 3
+MAX_JOBS = 1024
+"""The most worker processes one may ask for; more is a usage error. Within
+it, a request beyond the number of cores is lowered to that number."""
 
 
 class PathError(Exception):
@@ -41,8 +45,12 @@ class Source:
     """One file to read: ``name`` is how it is shown, as the user gave it."""
 
     name: str
+    unreadable: str | None = None
+    """Why this path cannot be read, when that is known before opening it."""
 
     def open(self) -> BinaryIO:
+        if self.unreadable is not None:
+            raise OSError(0, self.unreadable, self.name)
         if self.name == STDIN:
             return sys.stdin.buffer
         return open(self.name, "rb")
@@ -59,8 +67,12 @@ class Source:
 def expand_paths(paths: Sequence[str], *, suffix: str = ".keil") -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
 
-    Raises :class:`PathError` for a path that does not exist or a directory
-    holding no records: a typo must not pass as "nothing failed".
+    Raises :class:`PathError` for a path that does not exist, a directory
+    holding no records, or a device (``/dev/zero`` would never end): a typo
+    must not pass as "nothing failed". A named pipe given by name is read
+    like standard input (``<(zcat archive.keil.gz)``); a directory search
+    takes regular files only, and a subdirectory it cannot read becomes a
+    source that reads as one error, so that it is reported, not skipped.
     """
     sources: list[Source] = []
     for given in paths:
@@ -75,23 +87,47 @@ def expand_paths(paths: Sequence[str], *, suffix: str = ".keil") -> list[Source]
             sources.append(Source(given))
             continue
         if is_dir:
-            found = sorted(
-                os.path.join(given, str(f.relative_to(p)))
-                for f in p.rglob(f"*{suffix}")
-                if f.is_file()
-            )
+            found = _walk(given, suffix)
             if not found:
                 raise PathError(f"{given}: directory holds no {suffix} records")
-            sources.extend(Source(f) for f in found)
+            sources.extend(found)
         elif exists:
+            mode = os.stat(given).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+                raise PathError(f"{given}: not a regular file (a device or socket is never read)")
             sources.append(Source(given))
         else:
             raise PathError(f"{given}: no such file or directory")
     return sources
 
 
+def _walk(top: str, suffix: str) -> list[Source]:
+    """The regular ``*suffix`` files under ``top``, sorted, and each
+    subdirectory that cannot be read, in its place in the order."""
+    found: list[Source] = []
+
+    def unreadable(e: OSError) -> None:
+        name = e.filename if isinstance(e.filename, str) else top
+        found.append(Source(name, unreadable=e.strerror or str(e)))
+
+    for root, dirs, files in os.walk(top, onerror=unreadable):
+        dirs.sort()
+        for name in files:
+            if name.endswith(suffix):
+                path = os.path.join(root, name)
+                try:
+                    regular = stat.S_ISREG(os.stat(path).st_mode)
+                except OSError as e:
+                    found.append(Source(path, unreadable=e.strerror or str(e)))
+                    continue
+                if regular:
+                    found.append(Source(path))
+    return sorted(found, key=lambda s: s.name)
+
+
 def _unreadable(source: Source, e: OSError) -> RecordError:
-    return RecordError(f"cannot read file: {e.strerror or e}", 1, 1, filename=source.name)
+    what = "directory" if source.unreadable is not None and os.path.isdir(source.name) else "file"
+    return RecordError(f"cannot read {what}: {e.strerror or e}", 1, 1, filename=source.name)
 
 
 def read_source(source: Source) -> Iterator[Record | RecordError]:
@@ -217,6 +253,17 @@ def _collect(
     if on_progress is not None:
         on_progress(nbytes)
     return verdicts
+
+
+def bounded_jobs(requested: int | None) -> tuple[int, str | None]:
+    """The worker count to use for ``requested`` (``None``: all cores), and a
+    note when the request was lowered to the number of cores."""
+    cores = default_jobs()
+    if requested is None:
+        return cores, None
+    if requested > cores:
+        return cores, f"--jobs {requested} is more than the {cores} cores here: using {cores}"
+    return requested, None
 
 
 def default_jobs() -> int:

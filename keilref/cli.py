@@ -21,7 +21,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
 from keilref import formatting, report
-from keilref.check import PathError, Source, check_sources, default_jobs, expand_paths, read_source
+from keilref.check import MAX_JOBS, PathError, Source, bounded_jobs, check_sources, expand_paths, read_source
 from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
@@ -123,7 +123,8 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Count unfinished games as failures.")] = False,
     rules: RulesOption = None,
     jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
+        Optional[int],
+        typer.Option("--jobs", "-j", min=1, max=MAX_JOBS, help="Processes to use (default, and at most: all cores)."),
     ] = None,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
@@ -134,12 +135,15 @@ def check(
         sources = expand_paths(paths)
     except PathError as e:
         fail(str(e))
+    workers, note = bounded_jobs(jobs)
+    if note is not None:
+        typer.echo(f"keilref: {note}", err=True)
     started = time.perf_counter()
     counts: Counter[str] = Counter()
     failed = False
     junit = report.JUnitWriter(lambda text: typer.echo(text, nl=False), strict=strict) if format == "junit" else None
     with progress_bar(sources) as advance:
-        for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
+        for v in check_sources(sources, rules=rules, jobs=workers, on_progress=advance):
             counts[v.status.value] += 1
             failed |= v.status.failed or (strict and v.status is Status.UNFINISHED)
             if format == "text":

@@ -16,6 +16,7 @@ from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
 from keilref.core import Color, Score, format_number
+from keilref.display import one_line
 from keilref.verdict import Status, Verdict
 
 FORMATS = ("text", "jsonl", "junit", "github")
@@ -23,6 +24,10 @@ FORMATS = ("text", "jsonl", "junit", "github")
 
 def text_line(v: Verdict) -> str:
     """One line per game: where, which game, status, computed against declared."""
+    return one_line(_text_line(v))
+
+
+def _text_line(v: Verdict) -> str:
     head = f"{v.file}:{v.line}: game {v.game}: {v.status.value}"
     if v.status is Status.ERROR:
         assert v.error is not None
@@ -45,7 +50,12 @@ def text_line(v: Verdict) -> str:
 
 
 def json_line(v: Verdict) -> str:
-    return json.dumps(v.to_json(), ensure_ascii=False)
+    data = v.to_json()
+    data["file"] = one_line(v.file)  # a name that is not UTF-8 cannot be written as it is
+    # JSON escapes the C0 controls itself; these three would still end a line
+    # for readers that split on every Unicode line break.
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
 
 
 def github_line(v: Verdict, *, strict: bool = False) -> str | None:
@@ -60,7 +70,7 @@ def github_line(v: Verdict, *, strict: bool = False) -> str | None:
         line, col = v.error.line, v.error.column
     message = text_line(v).split(": ", 3)[-1]
     message = f"game {v.game}: {v.status.value}: {message}"
-    return f"::{level} file={_gh_prop(v.file)},line={line},col={col},title=keilref {v.status.value}::{_gh_data(message)}"
+    return f"::{level} file={_gh_prop(one_line(v.file))},line={line},col={col},title=keilref {v.status.value}::{_gh_data(message)}"
 
 
 def _gh_data(text: str) -> str:
@@ -163,12 +173,13 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _xml_text(text: str) -> str:
-    """Escaped for XML, and rid of the control characters XML 1.0 cannot hold."""
-    return escape(_NOT_XML.sub("\ufffd", text))
+    """Escaped for XML, with control characters (which XML 1.0 cannot hold)
+    and undecodable bytes of file names written as escapes."""
+    return escape(_NOT_XML.sub("\ufffd", one_line(text)))
 
 
 def _xml_attr(text: str) -> str:
-    return quoteattr(_NOT_XML.sub("\ufffd", text))
+    return quoteattr(_NOT_XML.sub("\ufffd", one_line(text)))
 
 
 def _fails(v: Verdict, strict: bool) -> bool:
