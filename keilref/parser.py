@@ -610,7 +610,7 @@ _LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _NOT_CONTINUATION = bytes(range(0x80)) + bytes(range(0xC0, 0x100))
 
 
-def _chars(data: bytes) -> int:
+def _chars(data: bytes | bytearray) -> int:
     """Characters in UTF-8 bytes, counted so that any split adds up."""
     return len(data) - len(data.translate(None, _NOT_CONTINUATION))
 
@@ -637,9 +637,12 @@ class _Splitter:
         self.stream = stream
         self.chunk_size = chunk_size
         self.max_bytes = max_bytes
-        self.buf = b""
+        self.buf = bytearray()  # appended to in place: reading a long game stays linear
         self.base = 0
         self.eof = False
+        self.no_close: tuple[int, int, bool] = (0, 0, False)
+        """No '}' in ``[lo, hi)``; if the flag is set, one at ``hi``: so that many
+        unclosed comments do not each search the same bytes for a '}'."""
         # The current game.
         self.start = 0
         self.keep = 0
@@ -663,7 +666,7 @@ class _Splitter:
         if self.eof:
             return False
         if self.start > self.base:
-            self.buf = self.buf[self.start - self.base :]
+            del self.buf[: self.start - self.base]
             self.base = self.start
         if self.too_large and self.keep > self.base:
             # Past the cap: what the scan has passed is counted, not kept.
@@ -674,7 +677,7 @@ class _Splitter:
                 self.dropped_tail = (True, _chars(dropped[newline + 1 :]))
             else:
                 self.dropped_tail = (self.dropped_tail[0], self.dropped_tail[1] + _chars(dropped))
-            self.buf = self.buf[self.keep - self.base :]
+            del self.buf[: self.keep - self.base]
             self.base = self.keep
         data = self.stream.read(self.chunk_size)
         if not data:
@@ -701,7 +704,8 @@ class _Splitter:
         while len(self.buf) < 3 and self._more():
             pass
         if self.buf.startswith(_BOM):
-            self.buf, self.base = self.buf[3:], 3
+            del self.buf[:3]
+            self.base = 3
         self.start = self.keep = self.base  # where the current game starts
         line = 1  # the line of ``start``
         i = self.start  # where scanning resumes
@@ -723,7 +727,7 @@ class _Splitter:
                     tail = (self.dropped_tail[0], self.dropped_tail[1] + _chars(kept))
                 piece = _Piece(b"", line, not content, first, size, head or line, tail, cut_by_tag)
             else:
-                piece = _Piece(self.buf[lo:hi], line, not content, first, size, 0, (False, 0), cut_by_tag)
+                piece = _Piece(bytes(self.buf[lo:hi]), line, not content, first, size, 0, (False, 0), cut_by_tag)
             line = self._line_of(line, end)
             self.start = self.keep = end
             self.too_large = False
@@ -833,8 +837,10 @@ class _Splitter:
         searched = j + 1
         state, p, line_start = _LINE_DEAD, j + 1, j + 1
         while True:
-            close = self.buf.find(b"}", searched - self.base)
-            limit = close + self.base if close >= 0 else self.end
+            limit = self._find_close(searched)
+            close = limit if limit >= 0 else -1
+            if limit < 0:
+                limit = self.end
             state, p, line_start, found = self._tag_line(state, p, line_start, limit)
             if found:
                 return None, line_start
@@ -844,6 +850,19 @@ class _Splitter:
             self._reached(p if state == _LINE_DEAD else line_start)
             if not self._more():
                 return None, None
+
+    def _find_close(self, q: int) -> int:
+        """The offset of the first '}' at or after ``q`` in the bytes read, or -1."""
+        lo, hi, found = self.no_close
+        begin = hi if lo <= q <= hi else q
+        if found and lo <= q <= hi:
+            return hi
+        r = self.buf.find(b"}", begin - self.base)
+        if r >= 0:
+            self.no_close = (q, r + self.base, True)
+            return r + self.base
+        self.no_close = (q, self.end, False)
+        return -1
 
     def _tag_line(self, state: int, p: int, line_start: int, limit: int) -> tuple[int, int, int, bool]:
         """Match tag lines in ``[p, limit)``, from ``state``; the first whole
