@@ -149,8 +149,8 @@ def test_scanning_time_grows_linearly(make: object) -> None:
     assert callable(make)
     small, big = make(1_000_000), make(8_000_000)
     t_small = min(_seconds(small) for _ in range(2))
-    t_big = _seconds(big)
-    assert t_big / max(t_small, 1e-3) < 30, (t_small, t_big)  # 8x the input; quadratic would be 64x
+    t_big = min(_seconds(big) for _ in range(2))
+    assert t_big / max(t_small, 5e-3) < 30, (t_small, t_big)  # 8x the input; quadratic would be 64x
 
 
 # --- caps ------------------------------------------------------------------------------------
