@@ -21,7 +21,16 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
 from keilref import formatting, report
-from keilref.check import MAX_JOBS, PathError, Source, bounded_jobs, check_sources, expand_paths, read_source
+from keilref.check import (
+    MAX_JOBS,
+    PathError,
+    Source,
+    bounded_jobs,
+    check_sources,
+    default_jobs,
+    expand_paths,
+    read_source,
+)
 from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
