@@ -16,7 +16,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
@@ -48,7 +48,7 @@ class Source:
     """One file to read: ``name`` is how it is shown, as the user gave it."""
 
     name: str
-    unreadable: str | None = None
+    unreadable: str | None = field(default=None, kw_only=True)
     """Why this path cannot be read, when that is known before opening it."""
 
     def open(self) -> BinaryIO:
