@@ -12,11 +12,12 @@ from __future__ import annotations
 import functools
 import os
 import signal
+import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
@@ -32,6 +33,9 @@ BATCH_BYTES = 1 << 20
 PARALLEL_THRESHOLD = 256 * 1024
 """Below this many bytes of input, one process is faster than starting more."""
 IN_FLIGHT_PER_WORKER = 3
+MAX_JOBS = 1024
+"""The most worker processes one may ask for; more is a usage error. Within
+it, a request beyond the number of cores is lowered to that number."""
 
 _T = TypeVar("_T")
 
@@ -45,8 +49,12 @@ class Source:
     """One file to read: ``name`` is how it is shown, as the user gave it."""
 
     name: str
+    unreadable: str | None = field(default=None, kw_only=True)
+    """Why this path cannot be read, when that is known before opening it."""
 
     def open(self) -> BinaryIO:
+        if self.unreadable is not None:
+            raise OSError(0, self.unreadable, self.name)
         if self.name == STDIN:
             return sys.stdin.buffer
         return open(self.name, "rb")
@@ -68,9 +76,14 @@ def expand_paths(
 ) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
 
-    Raises :class:`PathError` for a path that does not exist or a directory
-    holding no records: a typo must not pass as "nothing failed". With
-    ``on_error``, such a path is handed to it instead and the others are kept.
+    Raises :class:`PathError` for a path that does not exist, a directory
+    holding no records, or a device (``/dev/zero`` would never end): a typo
+    must not pass as "nothing failed". With ``on_error``, such a path is
+    handed to it instead and the others are kept. A named pipe given by name
+    is read like standard input (``<(zcat archive.keil.gz)``); a directory
+    search takes regular files only, and a subdirectory it cannot read
+    becomes a source that reads as one error, so that it is reported, not
+    skipped.
     """
     sources: list[Source] = []
     for given in paths:
@@ -93,21 +106,45 @@ def _expand_path(given: str, suffix: str) -> list[Source]:
         # Not even looked into (permissions): reading it will say why.
         return [Source(given)]
     if is_dir:
-        found = sorted(
-            os.path.join(given, str(f.relative_to(p)))
-            for f in p.rglob(f"*{suffix}")
-            if f.is_file()
-        )
+        found = _walk(given, suffix)
         if not found:
             raise PathError(f"{given}: directory holds no {suffix} records")
-        return [Source(f) for f in found]
+        return found
     if exists:
+        mode = os.stat(given).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+            raise PathError(f"{given}: not a regular file (a device or socket is never read)")
         return [Source(given)]
     raise PathError(f"{given}: no such file or directory")
 
 
+def _walk(top: str, suffix: str) -> list[Source]:
+    """The regular ``*suffix`` files under ``top``, sorted, and each
+    subdirectory that cannot be read, in its place in the order."""
+    found: list[Source] = []
+
+    def unreadable(e: OSError) -> None:
+        name = e.filename if isinstance(e.filename, str) else top
+        found.append(Source(name, unreadable=e.strerror or str(e)))
+
+    for root, dirs, files in os.walk(top, onerror=unreadable):
+        dirs.sort()
+        for name in files:
+            if name.endswith(suffix):
+                path = os.path.join(root, name)
+                try:
+                    regular = stat.S_ISREG(os.stat(path).st_mode)
+                except OSError as e:
+                    found.append(Source(path, unreadable=e.strerror or str(e)))
+                    continue
+                if regular:
+                    found.append(Source(path))
+    return sorted(found, key=lambda s: s.name)
+
+
 def _unreadable(source: Source, e: OSError) -> RecordError:
-    return RecordError(f"cannot read file: {e.strerror or e}", 1, 1, filename=source.name)
+    what = "directory" if source.unreadable is not None and os.path.isdir(source.name) else "file"
+    return RecordError(f"cannot read {what}: {e.strerror or e}", 1, 1, filename=source.name)
 
 
 def read_source(source: Source) -> Iterator[Record | RecordError]:
@@ -289,6 +326,17 @@ def _collect(
     if on_progress is not None:
         on_progress(batch.nbytes)
     return batch, result
+
+
+def bounded_jobs(requested: int | None) -> tuple[int, str | None]:
+    """The worker count to use for ``requested`` (``None``: all cores), and a
+    note when the request was lowered to the number of cores."""
+    cores = default_jobs()
+    if requested is None:
+        return cores, None
+    if requested > cores:
+        return cores, f"--jobs {requested} is more than the {cores} cores here: using {cores}"
+    return requested, None
 
 
 def default_jobs() -> int:

@@ -21,7 +21,16 @@ from typer._click import Command, Context
 from typer.core import TyperArgument, TyperGroup
 
 from keilref import formatting, report
-from keilref.check import STDIN, PathError, Source, check_sources, default_jobs, expand_paths, read_source
+from keilref.check import (
+    MAX_JOBS,
+    STDIN,
+    PathError,
+    Source,
+    bounded_jobs,
+    check_sources,
+    expand_paths,
+    read_source,
+)
 from keilref.console import ChoiceError, Interrupts, ascii_fallback, choose, excerpt
 from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
@@ -164,6 +173,21 @@ TurnOption = Annotated[
     Optional[int], typer.Option("--turn", min=0, metavar="N", help="Position after this turn (default: the end).")
 ]
 
+JobsOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--jobs", "-j", min=1, max=MAX_JOBS, metavar="N", help="Processes to use (default, and at most: all cores)."
+    ),
+]
+
+
+def _workers(jobs: int | None) -> int:
+    """The processes to use; more than the cores is lowered, and said."""
+    workers, note = bounded_jobs(jobs)
+    if note is not None:
+        typer.echo(f"keilref: {note}", err=True)
+    return workers
+
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     typer.echo(f"keilref: {message}", err=True)
@@ -222,9 +246,7 @@ def check(
         bool, typer.Option("--quiet", "-q", help="Print only the failing games and the summary (JUnit lists every game).")
     ] = False,
     rules: RulesOption = None,
-    jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", min=1, metavar="N", help="Processes to use (default: all cores).")
-    ] = None,
+    jobs: JobsOption = None,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
     format = _choose(format, report.FORMATS, "--format")
@@ -242,11 +264,12 @@ def check(
     sources = expand_paths(paths, on_error=report_missing)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
+    workers = _workers(jobs)
     printer = VerdictPrinter(lambda text: typer.echo(text, nl=False), format, strict=strict, quiet=quiet)
     interrupted = False
     try:
         with Interrupts() as interrupts, progress_bar(sources) as advance:
-            for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
+            for v in check_sources(sources, rules=rules, jobs=workers, on_progress=advance):
                 with interrupts.atomic():  # a verdict is counted and printed together
                     printer.add(v)
     except KeyboardInterrupt:
@@ -508,9 +531,7 @@ def stats(
         Optional[Path], typer.Option("--plot", help="Also draw the win rates and lengths to this SVG file.")
     ] = None,
     rules: RulesOption = None,
-    jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
-    ] = None,
+    jobs: JobsOption = None,
 ) -> None:
     """Statistics of an archive: results by rules, size and komi; lengths; fair komi."""
     from keilref import stats_report
@@ -524,7 +545,7 @@ def stats(
     except PathError as e:
         fail(str(e))
     with progress_bar(sources, streaming=False) as advance:
-        result = archive_stats(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance)
+        result = archive_stats(sources, rules=rules, jobs=_workers(jobs), on_progress=advance)
     if plot is not None:
         from keilref.plot import write_plot
 
@@ -570,9 +591,7 @@ def filter_games(
     output: Annotated[
         Optional[Path], typer.Option("--output", "-o", help="Write the games to this file, not stdout.")
     ] = None,
-    jobs: Annotated[
-        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
-    ] = None,
+    jobs: JobsOption = None,
 ) -> None:
     """Write the matching games verbatim, comments and all; say where each duplicate first appeared."""
     from keilref.filter import Criteria, Repeats, run_filter
@@ -617,7 +636,7 @@ def filter_games(
         fail(f"{output}: cannot write: {e.strerror or e}")
     with out as stream:
         summary = run_filter(
-            sources, criteria, repeats=repeats, jobs=jobs or default_jobs(), out=stream, note=note
+            sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note
         )
         stream.flush()  # the games before the summary, on a terminal too
     for message in summary.unreadable:

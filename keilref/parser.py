@@ -38,6 +38,8 @@ from keilref.record import Comment, Record, Tag, Turn, TurnKind
 __all__ = [
     "CHUNK_SIZE",
     "GameBytes",
+    "MAX_GAME_BYTES",
+    "MAX_TURNS",
     "grammar_path",
     "iter_games",
     "parse_games",
@@ -49,6 +51,14 @@ __all__ = [
 
 CHUNK_SIZE = 1 << 20
 """Bytes asked of the stream per read by :func:`iter_games`."""
+
+MAX_GAME_BYTES = 10_000_000
+"""The most bytes one game may have (10 MB). A longer game is an ``error`` at
+its first line, is never held in memory, and the games after it are read."""
+
+MAX_TURNS = 1_000_000
+"""The most turns one game may have. A longer game is an ``error`` at its
+first line, so that memory stays bounded by this and the byte cap."""
 
 _GRAMMAR = "record.lark"
 
@@ -110,8 +120,14 @@ _WORDS = {"pass": TurnKind.PASS, "button": TurnKind.BUTTON}
 _PLACE = TurnKind.PLACE
 
 
-def _comment(token: Token) -> Comment:
-    text: str = token.value
+class _Comments(list[Comment]):
+    """A run of comments as the parser reduces it (told apart from the turns
+    and tags, which are plain lists and dicts, on the parser's stack)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _comment(text: str) -> Comment:
+    # Cached: a game that repeats a comment a million times holds one object.
     if text[0] == "{":
         return Comment(text[1:-1], True)
     # A ';' comment runs to the end of the line; a CR left by a final CRLF-less
@@ -119,11 +135,11 @@ def _comment(token: Token) -> Comment:
     return Comment(text[1:].rstrip("\r"), False)
 
 
-def _comments(tokens: list[Token]) -> tuple[Comment, ...]:
-    return tuple(_comment(t) for t in tokens) if tokens else ()
+def _comments(run: _Comments | None) -> tuple[Comment, ...]:
+    return tuple(run) if run else ()
 
 
-def _tag(token: Token, comments: list[Token]) -> Tag:
+def _tag(token: Token, comments: _Comments | None) -> Tag:
     m = _TAG_PARTS.match(token.value)
     assert m is not None  # the TAG terminal guarantees the shape
     name, raw = m.group(1), m.group(2)
@@ -181,25 +197,38 @@ class _Builder(Transformer[Token, Record]):
     """Inline transformer: Lark calls these as it reduces the rules of the
     same names (see the grammar), bottom-up and left to right."""
 
+    def first_comment(self, children: list[Token]) -> _Comments:
+        return _Comments((_comment(children[0].value),))
+
+    def next_comment(self, children: list[Any]) -> _Comments:
+        run: _Comments = children[0]
+        run.append(_comment(children[1].value))
+        return run
+
     def start(self, children: list[Any]) -> Record:
-        tags: dict[str, Tag] = children[-3]
-        turns: list[Turn] = children[-2]
-        result: tuple[Token, tuple[Comment, ...]] | None = children[-1]
+        tags: dict[str, Tag] = children[1]
+        turns: list[Turn] = children[2]
+        result: tuple[Token, tuple[Comment, ...]] | None = children[3]
         first = next(iter(tags.values()))
-        head = _comments(children[:-3])
+        head = _comments(children[0])
         if result is None:
             return Record(tuple(tags.values()), tuple(turns), None, head, (), first.line)
         token, after = result
         line, column = token.line or 0, token.column or 0
         return Record(tuple(tags.values()), tuple(turns), token.value, head, after, first.line, line, column)
 
-    def first_tag(self, children: list[Token]) -> dict[str, Tag]:
-        tag = _tag(children[0], children[1:])
+    first_line = 0
+    """The line of the game's first tag: where a game over :data:`MAX_TURNS`
+    is reported (tags are always reduced before turns)."""
+
+    def first_tag(self, children: list[Any]) -> dict[str, Tag]:
+        tag = _tag(children[0], children[1])
+        self.first_line = tag.line
         return {tag.name: tag}
 
     def next_tag(self, children: list[Any]) -> dict[str, Tag]:
         tags: dict[str, Tag] = children[0]
-        tag = _tag(children[1], children[2:])
+        tag = _tag(children[1], children[2])
         if tag.name in tags:
             earlier = tags[tag.name]
             raise _Fault(
@@ -214,10 +243,14 @@ class _Builder(Transformer[Token, Record]):
     def turns(self, children: list[Any]) -> list[Turn]:
         return []
 
+    def _too_many(self) -> _Fault:
+        return _Fault(f"too many turns: a game may have at most {MAX_TURNS:,}; it was not read", self.first_line, 1)
+
     def turn(self, children: list[Any]) -> list[Turn]:
         turns: list[Turn] = children[0]
-        comments = _comments(children[2:]) if len(children) > 2 else ()
-        turns.append(_turn(children[1], comments, False))
+        if len(turns) >= MAX_TURNS:
+            raise self._too_many()
+        turns.append(_turn(children[1], _comments(children[2]), False))
         return turns
 
     def numbered_turn(self, children: list[Any]) -> list[Turn]:
@@ -226,23 +259,24 @@ class _Builder(Transformer[Token, Record]):
         turns: list[Turn] = children[0]
         number: Token = children[1]
         index = len(turns)
+        if index >= MAX_TURNS:
+            raise self._too_many()
         if number.value != (_NUMBER_TEXTS[index] if index < 1024 else _number_text(index)):
             raise _wrong_number(number, index)
-        if len(children) == 3:
-            turns.append(_turn(children[2], (), True))
+        before, after = children[2], children[4]
+        if before is None and after is None:
+            turns.append(_turn(children[3], (), True))
             return turns
-        rest: list[Token] = children[2:]
-        at = next(i for i, t in enumerate(rest) if t.type == "MOVE")
-        turns.append(_turn(rest[at], _comments(rest[:at] + rest[at + 1 :]), True))
+        turns.append(_turn(children[3], _comments(before) + _comments(after), True))
         return turns
 
-    def result(self, children: list[Token]) -> tuple[Token, tuple[Comment, ...]]:
+    def result(self, children: list[Any]) -> tuple[Token, tuple[Comment, ...]]:
         token = children[0]
         try:
             Result.parse(token.value)
         except ValueError as e:
             raise _Fault(str(e), token.line or 0, token.column or 0) from None
-        return token, _comments(children[1:])
+        return token, _comments(children[1])
 
 
 # --------------------------------------------------------------------------
@@ -403,6 +437,8 @@ def _pending_number(e: UnexpectedInput) -> Token | None:
     for item in reversed(stack):
         if isinstance(item, Token) and item.type == "MOVENUM":
             return item
+        if isinstance(item, _Comments):
+            continue
         if isinstance(item, (list, dict)):  # the turns (or tags) before it
             break
     return None
@@ -417,7 +453,7 @@ def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) 
     if char == "[":
         return _describe_tag(text, pos, line, column, allowed)
     if char == "{":
-        return "comment never closed: this '{' has no matching '}'", line, column
+        return _UNCLOSED, line, column
     if char == "}":
         return "found '}' with no '{' before it", line, column
     if char == "]":
@@ -438,6 +474,7 @@ def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) 
     return _found(f"'{word}'", allowed, hint), line, column
 
 
+_UNCLOSED = "comment never closed: this '{' has no matching '}'"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TAG_WORD = re.compile(r'[^\s\]"]{1,40}')
 _BLANKS = re.compile(r"[ \t]*")
@@ -517,6 +554,21 @@ class _Piece:
     """Nothing but white space and (closed) comments."""
     first: bool
     """The first piece of the file."""
+    size: int = 0
+    """The game's length in bytes; when over the cap, ``data`` is empty."""
+    head_line: int = 0
+    """For a game over the cap: the line of its first tag (or of its start)."""
+    tail: tuple[bool, int] = (False, 0)
+    """For a game over the cap: whether it holds a line break, and how many
+    characters follow its last one (or it all)."""
+    cut_by_tag: int = 0
+    """The line of the tag line that ended an unclosed ``{`` comment of this
+    game, or 0: the comment then probably lacks its ``}``."""
+
+    @property
+    def too_large(self) -> bool:
+        """Over the cap: not kept, so not parsed."""
+        return self.size != len(self.data)
 
 
 _SPECIAL = re.compile(rb"[\[{;]")
@@ -528,46 +580,105 @@ _BLANK_BYTES = re.compile(
 )
 _BLANK_LEADS = b"\xc2\xe1\xe2\xe3\xef"
 """First bytes of the multi-byte blanks: a chunk may end part way through one."""
-# A tag from its '[' to its ']' or the end of its line, quotes respected, so
-# that a '{', ';' or ']' inside a value is not taken for anything else.
-_TAG_SKIP = re.compile(rb'\[[^\]\n"]*(?:"(?:[^"\\\n]|\\[^\n])*"?)?[^\]\n]*\]?')
-_TAG_LINE = re.compile(rb'^[ \t]*\[[A-Za-z][A-Za-z0-9_]*[ \t]+"', re.MULTILINE)
 _BOM = b"\xef\xbb\xbf"
 _FIRST_TAG = re.compile(rb"^(?:[ \t]|\xef\xbb\xbf)*\[", re.MULTILINE)
+
+# A tag from its '[' to its ']' or the end of its line, quotes respected, so
+# that a '{', ';' or ']' inside a value is not taken for anything else. Read
+# as three runs (before the value, in it, after it), each resumed where the
+# last read stopped: where a read ends can never change where a tag ends.
+_TAG_RUNS = (
+    re.compile(rb'[^\]\n"]*'),
+    re.compile(rb'(?:[^"\\\n]|\\[^\n])*'),
+    re.compile(rb"[^\]\n]*"),
+)
+
+# A tag line inside a comment: ``[Name "value"]`` at the start of a line,
+# after blanks (the grammar's TAG). Matched state by state, so that a search
+# cut by a read resumes where it stopped instead of starting again.
+_LINE_DEAD, _LINE_LEAD, _LINE_OPEN, _LINE_NAME, _LINE_GAP, _LINE_VALUE, _LINE_CLOSE = range(7)
+_LINE_NEXT = re.compile(rb"\n[ \t]*(?:\[|\Z)")
+_LINE_RUNS = {
+    _LINE_LEAD: re.compile(rb"[ \t]*"),
+    _LINE_OPEN: re.compile(rb"[ \t]*"),
+    _LINE_NAME: re.compile(rb"[A-Za-z0-9_]*"),
+    _LINE_GAP: re.compile(rb"[ \t]*"),
+    _LINE_VALUE: re.compile(rb'(?:[^"\\\n]|\\["\\])*'),
+    _LINE_CLOSE: re.compile(rb"[ \t]*"),
+}
+_LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_NOT_CONTINUATION = bytes(range(0x80)) + bytes(range(0xC0, 0x100))
+
+
+def _chars(data: bytes | bytearray) -> int:
+    """Characters in UTF-8 bytes, counted so that any split adds up."""
+    return len(data) - len(data.translate(None, _NOT_CONTINUATION))
 
 
 class _Splitter:
     """Cuts a byte stream into games, holding about one game in memory.
 
     A game starts at a ``[`` at top level (not in a comment or a tag value)
-    once the game before it has had something other than tags. The scanner
-    jumps from one ``[``, ``{`` or ``;`` to the next with a compiled regex,
-    so the moves themselves are only ever looked at by C code.
+    once the game before it has had something other than tags, or at a tag
+    line (``[Name "value"]`` at the start of a line) inside a ``{`` comment:
+    that comment then probably lacks its ``}``. The scanner jumps from one
+    ``[``, ``{`` or ``;`` to the next with a compiled regex, so the moves
+    themselves are only ever looked at by C code, and every search resumes
+    where the last read stopped: time is linear in the input, and where the
+    reads fall changes nothing.
 
     Positions are offsets in the file; ``buf`` holds the bytes from ``base``
-    on, and is trimmed to the start of the current game before each read.
+    on, and is trimmed to the start of the current game before each read. A
+    game longer than ``max_bytes`` is not kept: it is scanned to its end
+    (to find the next game) holding only what the scan still needs.
     """
 
-    def __init__(self, stream: BinaryIO, chunk_size: int) -> None:
+    def __init__(self, stream: BinaryIO, chunk_size: int, max_bytes: int) -> None:
         self.stream = stream
         self.chunk_size = chunk_size
-        self.hold = 8 * chunk_size
-        self.buf = b""
+        self.max_bytes = max_bytes
+        self.buf = bytearray()  # appended to in place: reading a long game stays linear
         self.base = 0
         self.eof = False
+        self.no_close: tuple[int, int, bool] = (0, 0, False)
+        """No '}' in ``[lo, hi)``; if the flag is set, one at ``hi``: so that many
+        unclosed comments do not each search the same bytes for a '}'."""
+        # The current game.
+        self.start = 0
+        self.keep = 0
+        self.too_large = False
+        self.dropped_lines = 0
+        self.dropped_tail = (False, 0)
 
     @property
     def end(self) -> int:
         return self.base + len(self.buf)
 
-    def _more(self, keep_from: int) -> bool:
-        """Drop the bytes before ``keep_from``, then read a chunk.
+    def _reached(self, position: int) -> None:
+        """Everything before ``position`` belongs to the current game."""
+        self.keep = position
+        if position - self.start > self.max_bytes:
+            self.too_large = True
+
+    def _more(self) -> bool:
+        """Drop the bytes no longer needed, then read a chunk.
         ``False`` at the end of the file."""
         if self.eof:
             return False
-        if keep_from > self.base:
-            self.buf = self.buf[keep_from - self.base :]
-            self.base = keep_from
+        if self.start > self.base:
+            del self.buf[: self.start - self.base]
+            self.base = self.start
+        if self.too_large and self.keep > self.base:
+            # Past the cap: what the scan has passed is counted, not kept.
+            dropped = self.buf[: self.keep - self.base]
+            newline = dropped.rfind(b"\n")
+            self.dropped_lines += dropped.count(b"\n")
+            if newline >= 0:
+                self.dropped_tail = (True, _chars(dropped[newline + 1 :]))
+            else:
+                self.dropped_tail = (self.dropped_tail[0], self.dropped_tail[1] + _chars(dropped))
+            del self.buf[: self.keep - self.base]
+            self.base = self.keep
         data = self.stream.read(self.chunk_size)
         if not data:
             self.eof = True
@@ -585,24 +696,44 @@ class _Splitter:
         """Only white space (or byte order marks) between the two offsets?"""
         return _BLANK_BYTES.fullmatch(self.buf, begin - self.base, end - self.base) is not None
 
+    def _line_of(self, line: int, position: int) -> int:
+        lo = max(self.start, self.base) - self.base
+        return line + self.dropped_lines + self.buf.count(b"\n", lo, position - self.base)
+
     def pieces(self) -> Iterator[_Piece]:
-        while len(self.buf) < 3 and self._more(0):
+        while len(self.buf) < 3 and self._more():
             pass
         if self.buf.startswith(_BOM):
-            self.buf, self.base = self.buf[3:], 3
-        start = self.base  # where the current game starts
+            del self.buf[:3]
+            self.base = 3
+        self.start = self.keep = self.base  # where the current game starts
         line = 1  # the line of ``start``
-        i = start  # where scanning resumes
+        i = self.start  # where scanning resumes
         tokens = False  # the current game has had something other than tags
         content = False  # ... or at least a tag or a broken comment
         first = True
+        head = 0  # the line of the current game's first tag, once seen
 
-        def cut(end: int) -> _Piece:
-            nonlocal start, line, tokens, content, first
-            lo, hi = start - self.base, end - self.base
-            piece = _Piece(self.buf[lo:hi], line, not content, first)
-            line += self.buf.count(b"\n", lo, hi)
-            start, tokens, content, first = end, False, False, False
+        def cut(end: int, cut_by_tag: int = 0) -> _Piece:
+            nonlocal line, tokens, content, first, head
+            lo, hi = max(self.start, self.base) - self.base, end - self.base
+            size = end - self.start
+            if size > self.max_bytes:
+                kept = self.buf[lo:hi]
+                newline = kept.rfind(b"\n")
+                if newline >= 0:
+                    tail = (True, _chars(kept[newline + 1 :]))
+                else:
+                    tail = (self.dropped_tail[0], self.dropped_tail[1] + _chars(kept))
+                piece = _Piece(b"", line, not content, first, size, head or line, tail, cut_by_tag)
+            else:
+                piece = _Piece(bytes(self.buf[lo:hi]), line, not content, first, size, 0, (False, 0), cut_by_tag)
+            line = self._line_of(line, end)
+            self.start = self.keep = end
+            self.too_large = False
+            self.dropped_lines = 0
+            self.dropped_tail = (False, 0)
+            tokens, content, first, head = False, False, False, 0
             return piece
 
         while True:
@@ -621,7 +752,8 @@ class _Splitter:
                     i = end
                 if self.eof:
                     break
-                self._more(start)
+                self._reached(i)
+                self._more()
                 continue
             j = m.start() + self.base
             if not tokens and not self._blank(i, j):
@@ -630,42 +762,60 @@ class _Splitter:
             if c == 0x5B:  # '['
                 if tokens:
                     yield cut(j)
+                if not head:
+                    head = self._line_of(line, j)
                 content = True
-                i = self._skip_tag(j, start)
+                i = self._skip_tag(j)
             elif c == 0x7B:  # '{'
-                close, resume = self._comment_end(j, start)
+                close, tag_line = self._comment_end(j)
                 if close is not None:
                     i = close + 1
                     continue
-                # Never closed: the game ends at the first tag-like line after
-                # the comment (the parser reports the comment), or at the end.
                 content = True
-                if resume is None:
+                if tag_line is None:
                     i = self.end
                     break
-                yield cut(resume)
-                i = resume
+                # A tag line inside the comment: the '}' is probably missing,
+                # and the next game starts at that line.
+                yield cut(tag_line, self._line_of(line, tag_line))
+                i = tag_line
             else:  # ';'
-                i = self._line_end(j, start)
-        if start < self.end or first:
+                i = self._line_end(j)
+        if self.start < self.end or first:
             yield cut(self.end)
 
-    def _skip_tag(self, j: int, start: int) -> int:
-        """The offset just after the tag at ``j`` (or after its line's end,
-        if broken), reading on until the tag is complete."""
+    def _skip_tag(self, j: int) -> int:
+        """The offset just after the tag at ``j`` (or at its line's end, if
+        broken), reading on until the tag is complete."""
+        state, p = 0, j + 1
         while True:
-            m = _TAG_SKIP.match(self.buf, j - self.base)
-            assert m is not None
-            stop = m.end()
-            complete = (
-                self.eof
-                or self.buf[stop - 1] == 0x5D  # ']'
-                or (stop < len(self.buf) and self.buf[stop] == 0x0A)
-            )
-            if complete or not self._more(start):
-                return stop + self.base
+            m = _TAG_RUNS[state].match(self.buf, p - self.base)
+            assert m is not None  # every run matches the empty string
+            e = m.end() + self.base
+            if e < self.end:
+                c = self.buf[e - self.base]
+                if c == 0x0A:  # '\n': a broken tag ends with its line
+                    return e
+                if state == 1:
+                    if c == 0x22:  # the closing '"'
+                        state, p = 2, e + 1
+                        continue
+                    if e + 1 < self.end:  # a '\' before the line's end
+                        state, p = 2, e
+                        continue
+                    p = e  # a '\' at the end of the bytes read: wait for the next
+                elif c == 0x5D:  # ']'
+                    return e + 1
+                else:  # the opening '"'
+                    state, p = 1, e + 1
+                    continue
+            else:
+                p = e
+            self._reached(p)
+            if not self._more():
+                return self.end
 
-    def _line_end(self, j: int, start: int) -> int:
+    def _line_end(self, j: int) -> int:
         """The offset after the end of the line holding ``j``."""
         searched = j
         while True:
@@ -673,52 +823,87 @@ class _Splitter:
             if newline >= 0:
                 return newline + self.base + 1
             searched = self.end
-            if not self._more(start):
+            self._reached(searched)
+            if not self._more():
                 return self.end
 
-    def _comment_end(self, j: int, start: int) -> tuple[int | None, int | None]:
+    def _comment_end(self, j: int) -> tuple[int | None, int | None]:
         """Where the comment opened at ``j`` closes, reading on as needed.
 
-        Returns ``(offset of '}', None)``, or ``(None, resume)`` when the file
-        ends first, ``resume`` being the first tag-like line after ``j`` (or
-        ``None``). Waiting for a '}' that never comes would hold the rest of
-        the file: once ``hold`` bytes past a tag-like line have been read,
-        a seekable stream is read ahead without keeping anything, then
-        rewound.
+        Returns ``(offset of '}', None)``; or ``(None, start of the tag line)``
+        when a whole tag line comes before any ``}``; or ``(None, None)``
+        when the file ends first.
         """
         searched = j + 1
-        probed = False
+        state, p, line_start = _LINE_DEAD, j + 1, j + 1
         while True:
-            close = self.buf.find(b"}", searched - self.base)
+            limit = self._find_close(searched)
+            close = limit if limit >= 0 else -1
+            if limit < 0:
+                limit = self.end
+            state, p, line_start, found = self._tag_line(state, p, line_start, limit)
+            if found:
+                return None, line_start
             if close >= 0:
-                return close + self.base, None
+                return limit, None
             searched = self.end
-            if not probed and self.end - j > self.hold and self.stream.seekable():
-                m = _TAG_LINE.search(self.buf, j + 1 - self.base)
-                if m is not None and len(self.buf) - m.start() > self.hold:
-                    probed = True
-                    if not self._closes_later():
-                        resume = m.start() + self.base
-                        self.stream.seek(resume)
-                        self.buf = self.buf[: m.start()]
-                        return None, resume
-            if not self._more(start):
-                m = _TAG_LINE.search(self.buf, j + 1 - self.base)
-                return None, None if m is None else m.start() + self.base
+            self._reached(p if state == _LINE_DEAD else line_start)
+            if not self._more():
+                return None, None
 
-    def _closes_later(self) -> bool:
-        """Does a '}' come before the end of the file? Reads on keeping
-        nothing, then goes back to where it was."""
-        back = self.stream.tell()
-        try:
-            while True:
-                data = self.stream.read(self.chunk_size)
-                if not data:
-                    return False
-                if b"}" in data:
-                    return True
-        finally:
-            self.stream.seek(back)
+    def _find_close(self, q: int) -> int:
+        """The offset of the first '}' at or after ``q`` in the bytes read, or -1."""
+        lo, hi, found = self.no_close
+        begin = hi if lo <= q <= hi else q
+        if found and lo <= q <= hi:
+            return hi
+        r = self.buf.find(b"}", begin - self.base)
+        if r >= 0:
+            self.no_close = (q, r + self.base, True)
+            return r + self.base
+        self.no_close = (q, self.end, False)
+        return -1
+
+    def _tag_line(self, state: int, p: int, line_start: int, limit: int) -> tuple[int, int, int, bool]:
+        """Match tag lines in ``[p, limit)``, from ``state``; the first whole
+        one found gives ``found``, else the state to resume from."""
+        buf, base = self.buf, self.base
+        while p < limit:
+            if state == _LINE_DEAD:
+                m = _LINE_NEXT.search(buf, p - base, limit - base)
+                if m is None:
+                    return state, limit, line_start, False
+                line_start = m.start() + 1 + base
+                p = m.end() + base
+                state = _LINE_OPEN if buf[m.end() - 1] == 0x5B else _LINE_LEAD
+                continue
+            run = _LINE_RUNS[state].match(buf, p - base, limit - base)
+            assert run is not None
+            e = run.end() + base
+            if e >= limit:
+                return state, e, line_start, False
+            c = buf[e - base]
+            if state == _LINE_LEAD:
+                state = _LINE_OPEN if c == 0x5B else _LINE_DEAD
+            elif state == _LINE_OPEN:
+                state = _LINE_NAME if c in _LETTERS else _LINE_DEAD
+            elif state == _LINE_NAME:
+                state = _LINE_GAP if c in (0x20, 0x09) else _LINE_VALUE if c == 0x22 else _LINE_DEAD
+                if state == _LINE_GAP:
+                    p = e
+                    continue
+            elif state == _LINE_GAP:
+                state = _LINE_VALUE if c == 0x22 else _LINE_DEAD
+            elif state == _LINE_VALUE:
+                if c == 0x5C and e + 1 >= limit:  # a '\' at the end of what is read
+                    return state, e, line_start, False
+                state = _LINE_CLOSE if c == 0x22 else _LINE_DEAD
+            else:  # _LINE_CLOSE
+                if c == 0x5D:
+                    return state, e + 1, line_start, True
+                state = _LINE_DEAD
+            p = e if state == _LINE_DEAD else e + 1
+        return state, p, line_start, False
 
 
 def _decode(piece: _Piece, column_offset: int, filename: str | None) -> tuple[str, RecordError | None]:
@@ -767,6 +952,8 @@ class GameBytes:
     def first_line(self) -> int:
         """Where the game starts: the line of its first tag, as :attr:`Record.line`
         says for a game that parses (else its first line that is not blank)."""
+        if self.piece.too_large:
+            return self.piece.head_line
         data = self.piece.data
         m = _FIRST_TAG.search(data)
         start = m.start() if m is not None else len(data) - len(data.lstrip())
@@ -778,11 +965,21 @@ class GameBytes:
         return not self.piece.empty or self.piece.first
 
 
-def split_games(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE) -> Iterator[GameBytes]:
-    """Cut a record file into games without parsing them, ``chunk_size`` bytes at a time."""
+def split_games(
+    stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, max_game_bytes: int = MAX_GAME_BYTES
+) -> Iterator[GameBytes]:
+    """Cut a record file into games without parsing them, ``chunk_size`` bytes at a time.
+
+    A game longer than ``max_game_bytes`` is not kept (its :class:`GameBytes`
+    reads as an error); the games after it are cut all the same.
+    """
     column_offset = 0
-    for piece in _Splitter(stream, chunk_size).pieces():
+    for piece in _Splitter(stream, chunk_size, max_game_bytes).pieces():
         yield GameBytes(piece, column_offset)
+        if piece.too_large:
+            newline, tail = piece.tail
+            column_offset = tail if newline else column_offset + tail
+            continue
         data = piece.data
         last = data.rfind(b"\n")
         tail = len(data[last + 1 :].decode("utf-8", "replace"))
@@ -791,19 +988,36 @@ def split_games(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE) -> Iterator[G
 
 def read_game(game: GameBytes, filename: str | None = None) -> Record | RecordError | None:
     """Decode and parse one cut game; ``None`` for blank space between games."""
-    text, error = _decode(game.piece, game.column_offset, filename)
+    piece = game.piece
+    if piece.too_large:
+        return RecordError(
+            f"game too large: {piece.size:,} bytes, over the limit of {MAX_GAME_BYTES:,} a game may have; "
+            "it was not read",
+            piece.head_line,
+            1,
+            None,
+            filename,
+        )
+    text, error = _decode(piece, game.column_offset, filename)
     if error is not None:
         return error
-    if game.piece.empty:
-        return RecordError("no game in file", 1, 1, None, filename) if game.piece.first else None
+    if piece.empty:
+        return RecordError("no game in file", 1, 1, None, filename) if piece.first else None
     try:
-        return _parse_game(text, filename, game.piece.line - 1, game.column_offset)
+        return _parse_game(text, filename, piece.line - 1, game.column_offset)
     except RecordError as e:
+        if piece.cut_by_tag and e.message == _UNCLOSED:
+            e.message = f"{_UNCLOSED} before the tag on line {piece.cut_by_tag} (a '}}' is probably missing)"
+            e.args = (e.message,)
         return e
 
 
 def iter_games(
-    stream: BinaryIO, filename: str | None = None, *, chunk_size: int = CHUNK_SIZE
+    stream: BinaryIO,
+    filename: str | None = None,
+    *,
+    chunk_size: int = CHUNK_SIZE,
+    max_game_bytes: int = MAX_GAME_BYTES,
 ) -> Iterator[Record | RecordError]:
     """Read the games of a record file, one at a time, from a binary stream.
 
@@ -812,7 +1026,7 @@ def iter_games(
     read ``chunk_size`` bytes at a time and about one game is held in memory.
     A file without any game yields one error, "no game in file", at 1:1.
     """
-    for game in split_games(stream, chunk_size=chunk_size):
+    for game in split_games(stream, chunk_size=chunk_size, max_game_bytes=max_game_bytes):
         item = read_game(game, filename)
         if item is not None:
             yield item

@@ -26,7 +26,7 @@ class TurnKind(enum.Enum):
     """``button``: the player to move takes the button."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Comment:
     """A comment as written, without its delimiters."""
 
@@ -35,7 +35,7 @@ class Comment:
     """``{...}`` when true, ``; ...`` to the end of the line when false."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tag:
     """A tag pair ``[Name "value"]``; ``value`` has its escapes resolved."""
 
@@ -47,7 +47,7 @@ class Tag:
     column: int = field(default=0, compare=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Turn:
     """One turn of the moves section."""
 
@@ -73,7 +73,7 @@ class Turn:
         return self.written or self.move
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """One game of a record file."""
 

@@ -16,6 +16,7 @@ from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
 from keilref.core import Color, Score, format_number
+from keilref.display import one_line
 from keilref.verdict import Status, Verdict
 
 FORMATS = ("text", "jsonl", "junit", "github")
@@ -28,7 +29,7 @@ def text_line(v: Verdict) -> str:
     of a mismatch; the game's start for a game that passed.
     """
     line, column = v.location
-    return f"{v.file}:{line}:{column}: game {v.game}: {v.status.value}: {verdict_message(v)}"
+    return one_line(f"{v.file}:{line}:{column}: game {v.game}: {v.status.value}: {verdict_message(v)}")
 
 
 def verdict_message(v: Verdict) -> str:
@@ -64,13 +65,18 @@ def warning_lines(v: Verdict) -> list[str]:
     """One line per warning, at the tag it is about (the game's start for a missing one)."""
     places = v.warnings_at + ((v.line, 1),) * (len(v.warnings) - len(v.warnings_at))
     return [
-        f"{v.file}:{line}:{column}: game {v.game}: warning: {text}"
+        one_line(f"{v.file}:{line}:{column}: game {v.game}: warning: {text}")
         for text, (line, column) in zip(v.warnings, places)
     ]
 
 
 def json_line(v: Verdict) -> str:
-    return json.dumps(v.to_json(), ensure_ascii=False)
+    data = v.to_json()
+    data["file"] = one_line(v.file)  # a name that is not UTF-8 cannot be written as it is
+    # JSON escapes the C0 controls itself; these three would still end a line
+    # for readers that split on every Unicode line break.
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
 
 
 def github_line(v: Verdict, *, strict: bool = False) -> str | None:
@@ -86,7 +92,7 @@ def github_line(v: Verdict, *, strict: bool = False) -> str | None:
         kind = "warning"
         line, col = v.warnings_at[0] if v.warnings_at else (v.line, 1)
         message = f"game {v.game}: warning: {'; '.join(v.warnings)}"
-    return f"::{level} file={_gh_prop(v.file)},line={line},col={col},title=keilref {kind}::{_gh_data(message)}"
+    return f"::{level} file={_gh_prop(one_line(v.file))},line={line},col={col},title=keilref {kind}::{_gh_data(one_line(message))}"
 
 
 def _gh_data(text: str) -> str:
@@ -198,12 +204,13 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _xml_text(text: str) -> str:
-    """Escaped for XML, and rid of the control characters XML 1.0 cannot hold."""
-    return escape(_NOT_XML.sub("\ufffd", text))
+    """Escaped for XML, with control characters (which XML 1.0 cannot hold)
+    and undecodable bytes of file names written as escapes."""
+    return escape(_NOT_XML.sub("\ufffd", one_line(text)))
 
 
 def _xml_attr(text: str) -> str:
-    return quoteattr(_NOT_XML.sub("\ufffd", text))
+    return quoteattr(_NOT_XML.sub("\ufffd", one_line(text)))
 
 
 def _fails(v: Verdict, strict: bool) -> bool:

@@ -1,0 +1,164 @@
+"""Fuzzing the reader, the referee and the canonical writer.
+
+Inputs are seeded from ``records/`` and from ``keilref generate``, then
+mutated two ways: byte-level (flip, cut, splice, duplicate or delete a span)
+and token-level (replace, repeat, drop or swap the words of a record, with
+a dictionary of the format's own tokens and its awkward cases). Every input
+must hold these properties:
+
+* reading and checking raise no exception;
+* every ``error`` has a line and a column (both at least 1);
+* the games cut from the input are the same at several read sizes;
+* when every game reads, ``fmt`` writes them, the result reads back to the
+  same records, formatting it again changes nothing, and checking it gives
+  the same verdicts.
+
+Run ``python benchmarks/fuzz.py --seconds 20 --seed 1`` (CI) or longer,
+e.g. ``--seconds 3600 --seed $RANDOM``; a failing input is written to
+``--out`` and the run exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import random
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from keilref.errors import RecordError
+from keilref.generate import random_games, to_record
+from keilref.parser import iter_games, split_games
+from keilref.record import Record
+from keilref.verdict import Verdict, adjudicate
+from keilref.writer import canonical_tags, write_record, write_records
+
+ROOT = Path(__file__).resolve().parent.parent
+
+WORDS = [
+    "g7", "G7", "a1", "pass", "button", "K@d4", "P@a1", "1.", "2...", "12.", "B+R", "W+0.5", "B+3", "Draw", "*",
+    "{", "}", "[", "]", '"', ";", "\n", "\r\n", "\r", " ", "\t", "\ufeff", "\x00", "\x1b", "\u2028", "é",
+    '[Size "3"]', '[Size "2"]', '[Komi "2"]', '[Rules "keil-2019"]', '[Rules "yugo"]', '[Rules "dehil"]',
+    '[Button "no"]', '[Result "B+R"]', '[Event "x]y"]', '[E "f]]["]', '[E "a\\"b"]', '[E "{;}"]',
+    "{c}", "{\n[Event \"in a comment\"]\n}", "; note\n", "{unclosed\n", "\xff", "\xc2",
+]
+
+
+def seeds(rng: random.Random) -> list[bytes]:
+    out = [p.read_bytes() for p in sorted((ROOT / "records").rglob("*.keil"))]
+    for i, g in enumerate(random_games(rng.randrange(1 << 30), 30, rules=("keil", "keil-2019", "dehil"), sizes=(2, 3, 4))):
+        out.append(write_record(to_record(g, event=f"seed {i}")).encode())
+    return out
+
+
+def mutate_bytes(data: bytes, rng: random.Random, pool: list[bytes]) -> bytes:
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        n = len(b)
+        op = rng.randrange(6)
+        i, j = sorted((rng.randint(0, n), rng.randint(0, n)))
+        if op == 0 and n:
+            b[rng.randrange(n)] ^= 1 << rng.randrange(8)
+        elif op == 1:
+            del b[i:j]
+        elif op == 2:
+            b[i:i] = b[i:j]
+        elif op == 3:
+            other = rng.choice(pool)
+            k, m = sorted((rng.randint(0, len(other)), rng.randint(0, len(other))))
+            b[i:j] = other[k:m]
+        elif op == 4:
+            b[i:i] = rng.choice(WORDS).encode("utf-8", "surrogatepass") if rng.random() < 0.9 else b"\xff"
+        else:
+            del b[j:]
+    return bytes(b)
+
+
+def mutate_tokens(data: bytes, rng: random.Random) -> bytes:
+    text = data.decode("utf-8", "replace")
+    parts = text.split(" ")
+    for _ in range(rng.randint(1, 3)):
+        if not parts:
+            parts = [""]
+        k = rng.randrange(len(parts))
+        op = rng.randrange(4)
+        if op == 0:
+            parts[k] = rng.choice(WORDS)
+        elif op == 1:
+            parts.insert(k, parts[k])
+        elif op == 2:
+            del parts[k]
+        else:
+            m = rng.randrange(len(parts))
+            parts[k], parts[m] = parts[m], parts[k]
+    return " ".join(parts).encode("utf-8", "surrogatepass")
+
+
+def cuts(data: bytes, chunk: int) -> list[tuple[bytes, int, int, int]]:
+    return [(g.data, g.piece.line, g.column_offset, g.first_line) for g in split_games(io.BytesIO(data), chunk_size=chunk)]
+
+
+def essence(v: Verdict) -> tuple[object, ...]:
+    illegal = None if v.illegal is None else (v.illegal.turn, v.illegal.reason)
+    return (v.status, v.computed, v.declared, v.turns, illegal, v.error is None)
+
+
+def check_one(data: bytes, rng: random.Random) -> None:
+    items = list(iter_games(io.BytesIO(data), "fuzz.keil"))
+    verdicts = []
+    for n, item in enumerate(items, 1):
+        v = adjudicate(item, file="fuzz.keil", game=n)
+        if v.error is not None:
+            assert v.error.line >= 1 and v.error.column >= 1, v
+        verdicts.append(v)
+    expected = cuts(data, 1 << 20)
+    for chunk in (1, rng.randint(2, 8), rng.randint(9, 64)):
+        assert cuts(data, chunk) == expected, f"chunk size {chunk} cuts differently"
+    if any(isinstance(i, RecordError) for i in items):
+        return
+    records = [i for i in items if isinstance(i, Record)]
+    text = write_records(records)
+    again = [i for i in iter_games(io.BytesIO(text.encode()), "fuzz.keil")]
+    ordered = [dataclasses.replace(r, tags=canonical_tags(r.tags)) for r in records]
+    assert again == ordered, "fmt changed what the records say (beyond the order of the tags)"
+    assert write_records([r for r in again if isinstance(r, Record)]) == text, "fmt is not idempotent"
+    rechecked = [essence(adjudicate(r, file="fuzz.keil", game=n)) for n, r in enumerate(again, 1)]
+    assert rechecked == [essence(v) for v in verdicts], "checking after fmt gives other verdicts"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--inputs", type=int, default=0, help="stop after this many inputs (0: no limit)")
+    ap.add_argument("--out", type=Path, default=Path("fuzz-failure.keil"))
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    pool = seeds(rng)
+    started = time.perf_counter()
+    tried = 0
+    while time.perf_counter() - started < args.seconds and (not args.inputs or tried < args.inputs):
+        base = rng.choice(pool)
+        data = mutate_bytes(base, rng, pool) if rng.random() < 0.5 else mutate_tokens(base, rng)
+        if rng.random() < 0.3:
+            data = mutate_bytes(data, rng, pool)
+        tried += 1
+        try:
+            check_one(data, rng)
+        except Exception:  # noqa: BLE001
+            args.out.write_bytes(data)
+            traceback.print_exc()
+            print(f"fuzz: failure on input {tried} (seed {args.seed}), written to {args.out}", file=sys.stderr)
+            return 1
+        if len(data) < 4000 and rng.random() < 0.05:
+            pool.append(data)
+    elapsed = time.perf_counter() - started
+    print(f"fuzz: {tried:,} inputs in {elapsed:.0f} s ({tried / elapsed:,.0f}/s), seed {args.seed}: no failure")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
