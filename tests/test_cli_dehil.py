@@ -118,11 +118,11 @@ def test_check_dehil_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert sum(": mismatch: " in ln for ln in lines) == 1
     assert sum(": error: " in ln for ln in lines) == 3
     f = FAULTS
-    assert f"{f}/illegal-triangle-two-edge-stones.keil:1: game 1: illegal: turn 7 b2: triangle at 7:4" in lines
-    assert f"{f}/illegal-triangle-unsupported-inner-stones.keil:1: game 1: illegal: turn 5 e2: triangle at 7:4" in lines
-    assert f"{f}/illegal-occupied.keil:1: game 1: illegal: turn 5 G7: occupied at 7:4" in lines
+    assert f"{f}/illegal-triangle-two-edge-stones.keil:1: game 1: illegal: turn 7 b2: triangle at 6:31" in lines
+    assert f"{f}/illegal-triangle-unsupported-inner-stones.keil:1: game 1: illegal: turn 5 e2: triangle at 6:23" in lines
+    assert f"{f}/illegal-occupied.keil:1: game 1: illegal: turn 5 g7: occupied at 6:22" in lines
     assert f"{f}/illegal-off-board.keil:1: game 1: illegal: turn 4 f1: off-board at 6:16" in lines
-    assert f"{f}/illegal-game-over.keil:1: game 1: illegal: turn 9 e5: game-over at 8:4" in lines
+    assert f"{f}/illegal-game-over.keil:1: game 1: illegal: turn 9 e5: game-over at 7:44" in lines
     assert f"{f}/mismatch-wrong-winner.keil:1: game 1: mismatch: computed B+0.5, declared W+0.5; wrong winner" in lines
     assert any(ln.startswith(f"{f}/tag-error-button-tag.keil:1: game 1: error: 5:1: a Button tag") for ln in lines)
     assert any(ln.startswith(f"{f}/error-button-turn.keil:1: game 1: error: 6:17: 'button' is not a turn")
@@ -131,6 +131,16 @@ def test_check_dehil_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert lines[-1].startswith("9 games: 1 mismatch, 5 illegal, 3 error in ")
     assert untimed(out) == snapshot_txt
 
+
+def test_an_upper_case_point_is_reported_as_written(tmp_path: Path) -> None:
+    # The curated records are in canonical (lower case) form, so the upper
+    # case spelling is exercised here.
+    path = tmp_path / "upper.keil"
+    path.write_text('[Rules "dehil"]\n[Size "7"]\n[Komi "3"]\n\n1. f6 g7 2. h8 f8\n3. G7 *\n', encoding="utf-8")
+    result = run("check", "--format", "jsonl", str(path))
+    assert result.exit_code == 1
+    (verdict,) = map(json.loads, lines_of(result.stdout))
+    assert verdict["illegal"] == {"turn": 5, "point": "G7", "reason": "occupied", "line": 6, "column": 4}
 
 def test_check_dehil_games_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     result = run("check", "--format", "jsonl", GAMES)
@@ -163,9 +173,9 @@ def test_check_dehil_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     verdicts = {Path(v["file"]).stem: v for v in map(json.loads, lines_of(result.stdout))}
     assert len(verdicts) == 9
     edge = verdicts["illegal-triangle-two-edge-stones"]
-    assert edge["illegal"] == {"turn": 7, "point": "b2", "reason": "triangle", "line": 7, "column": 4}
+    assert edge["illegal"] == {"turn": 7, "point": "b2", "reason": "triangle", "line": 6, "column": 31}
     assert edge["turns"] == 6
-    assert verdicts["illegal-occupied"]["illegal"]["point"] == "G7"  # as written
+    assert verdicts["illegal-occupied"]["illegal"]["point"] == "g7"
     over = verdicts["illegal-game-over"]
     assert (over["illegal"]["reason"], over["computed"], over["score"]) == (
         "game-over", None, {"black": 3.5, "white": 3.0})

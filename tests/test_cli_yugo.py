@@ -106,12 +106,12 @@ def test_check_yugo_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert sum(": illegal: " in ln for ln in lines) == 7
     assert sum(": mismatch: " in ln for ln in lines) == 1
     assert sum(": error: " in ln for ln in lines) == 3
-    assert f"{FAULTS}/illegal-pawn-surrounds.keil:1: game 1: illegal: turn 31 b8: pawn-surrounds at 10:5" in lines
+    assert f"{FAULTS}/illegal-pawn-surrounds.keil:1: game 1: illegal: turn 31 b8: pawn-surrounds at 8:77" in lines
     assert (
-        f"{FAULTS}/illegal-king-captures-nothing.keil:1: game 1: illegal: turn 25 K@a7: king-captures-nothing at 9:5"
+        f"{FAULTS}/illegal-king-captures-nothing.keil:1: game 1: illegal: turn 25 K@a7: king-captures-nothing at 8:44"
         in lines
     )
-    assert f"{FAULTS}/illegal-game-over.keil:1: game 1: illegal: turn 32 b2: game-over at 11:7" in lines
+    assert f"{FAULTS}/illegal-game-over.keil:1: game 1: illegal: turn 32 b2: game-over at 10:55" in lines
     assert f"{FAULTS}/illegal-off-board.keil:1: game 1: illegal: turn 10 K@l5: off-board at 7:43" in lines
     assert (
         f"{FAULTS}/mismatch-result-counted-before-removal.keil:1: game 1: mismatch: "
@@ -161,7 +161,7 @@ def test_check_yugo_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     verdicts = {Path(v["file"]).stem: v for v in map(json.loads, lines_of(result.stdout))}
     assert len(verdicts) == 11
     pawn = verdicts["illegal-pawn-surrounds"]
-    assert pawn["illegal"] == {"turn": 31, "point": "b8", "reason": "pawn-surrounds", "line": 10, "column": 5}
+    assert pawn["illegal"] == {"turn": 31, "point": "b8", "reason": "pawn-surrounds", "line": 8, "column": 77}
     assert pawn["turns"] == 30 and pawn["computed"] is None
     king = verdicts["illegal-king-captures-nothing"]
     assert king["illegal"]["point"] == "K@a7" and king["illegal"]["reason"] == "king-captures-nothing"

@@ -130,3 +130,29 @@ def test_check_reads_stdin() -> None:
     result = runner.invoke(app, ["check", "--format", "jsonl", "-"], input=MESSY)
     assert result.exit_code == EXIT_OK
     assert '"file": "-"' in result.stdout and '"status": "ok"' in result.stdout
+
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+
+def test_the_curated_records_stay_canonical() -> None:
+    """Every record the project ships is in the canonical layout, so a copy of
+    it passes the ``keilref-fmt`` hook. The only files fmt cannot judge are
+    the faults that show syntax errors: they do not parse, on purpose."""
+    result = runner.invoke(app, ["fmt", "--check", str(RECORDS)])
+    assert "Traceback" not in result.output
+    assert result.stdout == ""  # no "would reformat" line
+    unreadable = sorted(Path(line.split(":")[1]).name for line in result.stderr.splitlines())
+    assert unreadable == [
+        "error-bad-token.keil",
+        "error-invalid-utf8.keil",
+        "error-no-game.keil",
+        "error-unterminated-comment.keil",
+        "error-unterminated-tag.keil",
+        "error-wrong-move-number.keil",
+        "tag-error-duplicate-tag.keil",
+    ]
+    assert all(line.endswith("(file left as it is)") for line in result.stderr.splitlines())
+    assert result.exit_code == EXIT_FAILED  # because of those seven
+    games = runner.invoke(app, ["fmt", "--check", str(RECORDS / "games")])
+    assert (games.exit_code, games.stdout, games.stderr) == (EXIT_OK, "", "")
