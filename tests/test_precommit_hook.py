@@ -2,10 +2,11 @@
 
 The first test runs the real ``pre-commit`` (a test extra): a user's
 ``.pre-commit-config.yaml`` names this checkout, pre-commit installs keilref
-into the hooks' own environment, and ``git commit`` is stopped or let through. The second drives each
-hook's ``entry`` the way pre-commit does (the entry, then the staged files
-its ``files`` pattern selects, in one call as ``require_serial`` asks), so
-the hooks stay covered where pre-commit itself is missing.
+into the hooks' own environment, and ``git commit`` is stopped or let
+through. The second drives each hook's ``entry`` the way pre-commit does
+(the entry, then the staged files its ``files`` pattern selects, in one call
+as ``require_serial`` asks), so the hooks stay covered where pre-commit
+itself is missing.
 """
 
 from __future__ import annotations
