@@ -100,11 +100,14 @@ def format_source(source: Source, *, write: bool = False, force: bool = False) -
 def _read(source: Source) -> tuple[bytes, FileState | None]:
     """The bytes of the source, and the state of the file they were read from."""
     try:
-        if source.name == STDIN:
-            return source.open().read(), None
-        with open(os.path.realpath(source.name), "rb") as f:
-            state = FileState.of(os.fstat(f.fileno()))
-            return f.read(), state
+        stream = source.open()
+        try:
+            # Taken before reading: a write during the read shows as a change.
+            state = None if source.name == STDIN else FileState.of(os.fstat(stream.fileno()))
+            return stream.read(), state
+        finally:
+            if source.name != STDIN:  # standard input is not ours to close
+                stream.close()
     except OSError as e:
         raise FormatError(f"{source.name}: cannot read: {e.strerror or e}") from None
 
