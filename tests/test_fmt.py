@@ -289,3 +289,16 @@ def test_a_tag_value_with_a_bracket_at_the_read_boundary_never_gives_a_traceback
     assert len(result.stderr.splitlines()) <= 1
     assert result.stdout == f"would reformat {path}\n" or result.stderr.endswith("(file left as it is)\n")
     assert path.read_bytes() == data
+
+
+def test_a_crlf_checkout_of_the_curated_records_is_canonical(tmp_path: Path) -> None:
+    """What git with core.autocrlf gives a Windows user: every line ends in CRLF."""
+    copies = []
+    for path in sorted((RECORDS / "games").rglob("*.keil")):
+        copy = tmp_path / "_".join(path.relative_to(RECORDS).parts)
+        copy.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+        copies.append(copy)
+    assert len(copies) >= 20
+    result = runner.invoke(app, ["fmt", "--check", str(tmp_path)])
+    assert (result.exit_code, result.stdout, result.stderr) == (EXIT_OK, "", "")
+    assert all(b"\r\n" in c.read_bytes() for c in copies)
