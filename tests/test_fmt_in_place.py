@@ -235,6 +235,20 @@ def test_a_failed_write_leaves_no_temporary_file(tmp_path: Path, monkeypatch: py
     assert names(tmp_path) == ["game.keil"]
 
 
+
+def test_ctrl_c_during_the_write_removes_the_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = messy(tmp_path)
+    read = inplace.FileState.of(os.stat(path))
+
+    def interrupted(fd: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(inplace.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        inplace.replace_file(str(path), CANONICAL.encode(), read)
+    assert path.read_text(encoding="utf-8") == MESSY
+    assert names(tmp_path) == ["game.keil"]
+
 def _big_messy_archive(path: Path) -> bytes:
     """About 20 MB that formats fast: long comments, few turns."""
     game = '[Size "3"]   [Event "g{}"]\n1.c3 {{' + "x" * 100_000 + "}} button 2. b2 pass *\n\n"
