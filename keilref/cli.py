@@ -335,7 +335,11 @@ def fmt(
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
     force: Annotated[
         bool,
-        typer.Option("--force", help="With --in-place: rewrite read-only or hard-linked files too, or ones whose owner or mode bits cannot be kept."),
+        typer.Option(
+            "--force",
+            help="With --in-place: rewrite read-only or hard-linked files too, or ones whose owner or mode bits "
+            "cannot be kept.",
+        ),
     ] = False,
 ) -> None:
     """Rewrite records in the canonical layout (to stdout by default)."""

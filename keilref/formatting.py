@@ -60,7 +60,8 @@ class Formatted:
         old = self.original.decode("utf-8").splitlines(keepends=True)
         new = self.text.splitlines(keepends=True)
         out = []
-        for line in difflib.unified_diff(old, new, f"{self.name}\t(original)", f"{self.name}\t(formatted)", lineterm="\n"):
+        labels = (f"{self.name}\t(original)", f"{self.name}\t(formatted)")
+        for line in difflib.unified_diff(old, new, *labels, lineterm="\n"):
             out.append(line)
             if not line.endswith("\n"):
                 out.append("\n\\ No newline at end of file\n")
