@@ -456,11 +456,24 @@ def legal(
 def fmt(
     paths: PathsArgument,
     check: Annotated[bool, typer.Option("--check", help="Change nothing; exit 1 if a file would change.")] = False,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Change nothing; print a unified diff; exit 1 if a file would change.")
+    ] = False,
     in_place: Annotated[bool, typer.Option("--in-place", "-i", help="Rewrite the files (atomically).")] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="With --in-place: rewrite read-only or hard-linked files too, or ones whose owner or mode bits "
+            "cannot be kept.",
+        ),
+    ] = False,
 ) -> None:
     """Rewrite records in the canonical layout (to stdout by default)."""
-    if check and in_place:
-        fail("--check and --in-place exclude each other")
+    if in_place and (check or diff):
+        fail("--in-place excludes --check and --diff")
+    if force and not in_place:
+        fail("--force only applies to --in-place")
     if in_place and "-" in paths:
         fail("standard input cannot be rewritten in place (leave out --in-place to print)")
     try:
@@ -470,7 +483,7 @@ def fmt(
     failed = False
     for source in sources:
         try:
-            outcome = formatting.format_source(source, write=in_place)
+            outcome = formatting.format_source(source, write=in_place, force=force)
         except formatting.FormatError as e:
             typer.echo(f"keilref: {e}", err=True)
             if e.line is not None and e.column is not None:
@@ -478,15 +491,21 @@ def fmt(
                     typer.echo(text, err=True)
             failed = True
             continue
-        if check:
+        if diff:
+            if outcome.changed:
+                typer.echo(outcome.diff().encode("utf-8"), nl=False)  # bytes: CRLF lines stay CRLF
+                failed = True
+        elif check:
             if outcome.changed:
                 typer.echo(f"would reformat {source.name}")
                 failed = True
         elif in_place:
+            for note in outcome.notes:
+                typer.echo(f"keilref: note: {note}", err=True)
             if outcome.changed:
                 typer.echo(f"reformatted {source.name}", err=True)
         else:
-            typer.echo(outcome.text, nl=False)
+            typer.echo(outcome.data, nl=False)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
 
 

@@ -1,17 +1,29 @@
-"""``keilref fmt``: the canonical writer applied to whole files, safely."""
+"""``keilref fmt``: the canonical writer applied to whole files, safely.
+
+A file keeps its line endings (LF, or CRLF when its first line ends in CRLF)
+and a byte order mark at its start, so a checkout on Windows is as canonical
+as one elsewhere. A file with any game that does not parse, or that the
+writer could not write back as itself, is never touched: formatting keeps
+only what it understood, and a half-understood file would lose text.
+"""
 
 from __future__ import annotations
 
+import difflib
 import io
 import os
-import tempfile
 from dataclasses import dataclass
 
 from keilref.check import STDIN, Source
 from keilref.errors import RecordError
+from keilref.inplace import FileState, ReplaceError, replace_file
 from keilref.parser import iter_games
 from keilref.record import Record
-from keilref.writer import write_records
+from keilref.writer import write_record, write_records
+
+__all__ = ["FormatError", "Formatted", "format_source"]
+
+BOM = b"\xef\xbb\xbf"
 
 
 class FormatError(Exception):
@@ -26,25 +38,51 @@ class FormatError(Exception):
 
 @dataclass(frozen=True)
 class Formatted:
-    text: str
-    changed: bool
+    """One file, as it was read and in the canonical layout."""
+
+    name: str
+    original: bytes
+    data: bytes
+    """The canonical text, with the file's own line endings."""
+    notes: tuple[str, ...] = ()
+    """What an in-place rewrite did besides rewriting (see :mod:`keilref.inplace`)."""
+
+    @property
+    def changed(self) -> bool:
+        return self.original != self.data
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8")
+
+    def diff(self) -> str:
+        """A unified diff from the file to its canonical layout ("" if unchanged).
+
+        Lines keep their endings, so a CRLF file gives a CRLF diff that
+        ``patch`` applies as it is.
+        """
+        if not self.changed:
+            return ""
+        old = self.original.decode("utf-8").splitlines(keepends=True)
+        new = self.text.splitlines(keepends=True)
+        out = []
+        labels = (f"{self.name}\t(original)", f"{self.name}\t(formatted)")
+        for line in difflib.unified_diff(old, new, *labels, lineterm="\n"):
+            out.append(line)
+            if not line.endswith("\n"):
+                out.append("\n\\ No newline at end of file\n")
+        return "".join(out)
 
 
-def format_source(source: Source, *, write: bool = False) -> Formatted:
+def format_source(source: Source, *, write: bool = False, force: bool = False) -> Formatted:
     """Format every game of ``source``; with ``write``, replace the file atomically.
 
-    A file with any game that does not parse is never touched: formatting
-    keeps only what it understood, and a half-understood file would lose text.
+    ``force`` lets an in-place rewrite go ahead on a read-only or
+    hard-linked file, or one whose owner or mode bits cannot be kept.
     """
-    try:
-        stream = source.open()
-        try:
-            original = stream.read()
-        finally:
-            if source.name != STDIN:  # standard input is not ours to close
-                stream.close()
-    except OSError as e:
-        raise FormatError(f"{source.name}: cannot read: {e.strerror or e}") from None
+    if write and source.name == STDIN:
+        raise FormatError("standard input cannot be rewritten in place")
+    original, state = _read(source)
     records: list[Record] = []
     for item in iter_games(io.BytesIO(original), source.name):
         if isinstance(item, RecordError):
@@ -52,41 +90,56 @@ def format_source(source: Source, *, write: bool = False) -> Formatted:
                 f"{source.name}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
             )
         records.append(item)
-    text = write_records(records)
-    changed = original != text.encode("utf-8")
-    if write and changed:
-        if source.name == STDIN:
-            raise FormatError("standard input cannot be rewritten in place")
-        _replace_atomically(source.name, text)
-    return Formatted(text, changed)
-
-
-def _replace_atomically(path: str, text: str) -> None:
-    """Write beside the file, then rename over it: a reader sees old or new, never half.
-
-    A symbolic link is followed, so the file it names is the one rewritten
-    and the link stays a link.
-    """
-    target = os.path.realpath(path)
-    directory = os.path.dirname(target)
-    tmp: str | None = None
-    try:
-        info = os.stat(target)
-        fd, tmp = tempfile.mkstemp(prefix=".keilref-", suffix=".tmp", dir=directory)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, info.st_mode & 0o7777)
+    text = _write(records, source.name)
+    first = original.find(b"\n")
+    if first > 0 and original[first - 1] == ord("\r"):  # the first line says which ending the file uses
+        text = text.replace("\n", "\r\n")
+    data = (BOM if original.startswith(BOM) else b"") + text.encode("utf-8")
+    formatted = Formatted(source.name, original, data)
+    if write and formatted.changed:
+        assert state is not None
         try:
-            os.chown(tmp, info.st_uid, info.st_gid)
-        except OSError:
-            pass  # only the owner's group may be kept, or nothing: the text is what matters
-        os.replace(tmp, target)
+            replaced = replace_file(source.name, data, state, force=force)
+        except ReplaceError as e:
+            raise FormatError(str(e)) from None
+        return Formatted(source.name, original, data, replaced.notes)
+    return formatted
+
+
+def _read(source: Source) -> tuple[bytes, FileState | None]:
+    """The bytes of the source, and the state of the file they were read from."""
+    try:
+        stream = source.open()
+        try:
+            # Taken before reading: a write during the read shows as a change.
+            state = None if source.name == STDIN else FileState.of(os.fstat(stream.fileno()))
+            return stream.read(), state
+        finally:
+            if source.name != STDIN:  # standard input is not ours to close
+                stream.close()
     except OSError as e:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        raise FormatError(f"{path}: cannot write: {e.strerror or e}") from None
+        raise FormatError(f"{source.name}: cannot read: {e.strerror or e}") from None
+
+
+def _write(records: list[Record], name: str) -> str:
+    """The canonical text, or a one-line error naming the game the writer refused."""
+    try:
+        return write_records(records)
+    except ValueError as e:
+        line = _refused_at(records)
+        raise FormatError(
+            f"{name}:{line}:1: cannot be written in the canonical layout: {e} (file left as it is)"
+        ) from None
+
+
+def _refused_at(records: list[Record]) -> int:
+    """The line of the game the writer refuses: one it cannot write, or one
+    with neither turns nor a result that another game follows."""
+    for i, record in enumerate(records):
+        try:
+            write_record(record)
+        except ValueError:
+            return record.line or 1
+        if i + 1 < len(records) and not record.turns and record.result is None:
+            return record.line or 1
+    return 1

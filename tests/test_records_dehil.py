@@ -103,19 +103,18 @@ EXPECTED: dict[str, Expect] = {
     # b2 makes a1-b1-b2: a1 and b1 are both on row 1. b2 has the lone b3.
     # Before it: Black a1-b1 (-2) and b3 (-1); White's corner i9 (+3).
     "faults/dehil/illegal-triangle-two-edge-stones.keil": illegal(
-        5, 0, Illegal(7, "b2", "triangle", 7, 4), (-3.0, 3.0)),
+        5, 0, Illegal(7, "b2", "triangle", 6, 31), (-3.0, 3.0)),
     # e2 makes d1-d2-e2: only d1 on the edge, but d2 and e2 touch no friendly
     # stone outside the triangle (f3 is White). Before: Black -2, White -2 + 2.
     "faults/dehil/illegal-triangle-unsupported-inner-stones.keil": illegal(
-        7, 2, Illegal(5, "e2", "triangle", 7, 4), (-2.0, 0.0)),
-    # Written in upper case and reported as written. Black f6, h8 (-2); White
-    # g7, f8, not adjacent (-2) + 3.
-    "faults/dehil/illegal-occupied.keil": illegal(7, 3, Illegal(5, "G7", "occupied", 7, 4), (-2.0, 1.0)),
+        7, 2, Illegal(5, "e2", "triangle", 6, 23), (-2.0, 0.0)),
+    # Black f6, h8 (-2); White g7, f8, not adjacent (-2) + 3.
+    "faults/dehil/illegal-occupied.keil": illegal(7, 3, Illegal(5, "g7", "occupied", 6, 22), (-2.0, 1.0)),
     # f1 is column 5, row 0: |5 - 0| > 4 on size 5. Black e5, c3 (-2); White d4 (-1) + 1.
     "faults/dehil/illegal-off-board.keil": illegal(5, 1, Illegal(4, "f1", "off-board", 6, 16), (-2.0, 0.0)),
     # The game ended at turn 8; Black's corner a1 and first pass 3.5, White's corner i9 3.
     "faults/dehil/illegal-game-over.keil": illegal(
-        5, 0, Illegal(9, "e5", "game-over", 8, 4), (3.5, 3.0), declared="B+0.5"),
+        5, 0, Illegal(9, "e5", "game-over", 7, 44), (3.5, 3.0), declared="B+0.5"),
     # Same corners; Black's pass at turn 3 is the first, so B+0.5, not W+0.5.
     "faults/dehil/mismatch-wrong-winner.keil": mismatch(5, 0, 9, "W+0.5", "B+0.5", (3.5, 3.0)),
     "faults/dehil/tag-error-button-tag.keil": error("a Button tag is not allowed under rules 'dehil'", 5, 1),

@@ -105,21 +105,21 @@ EXPECTED: dict[str, Expect] = {
     # --- faults: each fails in exactly one way --------------------------------
     # b7-c7's last liberty is b8: a pawn there surrounds it (the king would do).
     "faults/yugo/illegal-pawn-surrounds.keil":
-        illegal(9, 1, (32.5, 43.0), Illegal(31, "b8", "pawn-surrounds", 10, 5)),
+        illegal(9, 1, (32.5, 43.0), Illegal(31, "b8", "pawn-surrounds", 8, 77)),
     # White's a5-a6-b5-b6-c5 still has a4 as well as a7.
     "faults/yugo/illegal-king-captures-nothing.keil":
-        illegal(7, 1, (12.5, 30.0), Illegal(25, "K@a7", "king-captures-nothing", 9, 5)),
+        illegal(7, 1, (12.5, 30.0), Illegal(25, "K@a7", "king-captures-nothing", 8, 44)),
     "faults/yugo/illegal-pass-before-button.keil":
         illegal(5, 4, (1.0, 5.0), Illegal(3, "pass", "pass-before-button", 7, 13)),
     # Black took the button at turn 19.
     "faults/yugo/illegal-button-taken.keil":
-        illegal(6, 0, (16.5, 17.0), Illegal(22, "button", "button-taken", 8, 51)),
+        illegal(6, 0, (16.5, 17.0), Illegal(22, "button", "button-taken", 8, 24)),
     # The resumed game of size8-play-resumed-after-double-pass, ended for good
     # at turn 31; a 32nd turn follows.
     "faults/yugo/illegal-game-over.keil":
-        illegal(8, 0, (32.5, 32.0), Illegal(32, "b2", "game-over", 11, 7)),
+        illegal(8, 0, (32.5, 32.0), Illegal(32, "b2", "game-over", 10, 55)),
     "faults/yugo/illegal-occupied.keil":
-        illegal(12, 6, (11.0, 16.5), Illegal(23, "K@a2", "occupied", 9, 5)),
+        illegal(12, 6, (11.0, 16.5), Illegal(23, "K@a2", "occupied", 8, 29)),
     "faults/yugo/illegal-off-board.keil":
         illegal(11, 5, (5.0, 9.0), Illegal(10, "K@l5", "off-board", 7, 43)),
     # The game of size10-dead-groups-removed-by-agreement, declaring the count

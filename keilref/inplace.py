@@ -1,0 +1,215 @@
+"""Replacing a file's content in place, without ever damaging it.
+
+The new text is written to a temporary file beside the target, which is then
+renamed over it: a reader, or a crash, sees the old file or the new one,
+never half of one. Around that rename the rules are:
+
+- the file must not have changed since it was read (device, inode, size,
+  modification and change time, in nanoseconds); if it did, it is left as it
+  is, since writing would throw away someone else's edit;
+- a read-only file is refused, as are hard-linked files (a rename gives this
+  name a new file, and the other names would keep the old text) and files
+  whose owner, group or mode bits (setuid, setgid, sticky included) the new
+  file cannot be given; ``force`` overrides these three refusals;
+- the temporary file is named ``.NAME.keilref-fmt.tmp``: a run that is killed
+  leaves at most that file, which the next run on the same file removes. It
+  does not end in ``.keil``, so no directory walk takes it for a record.
+
+A symbolic link is followed: the file it names is the one replaced, and the
+link stays a link.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+
+__all__ = ["TEMP_SUFFIX", "FileState", "ReplaceError", "Replaced", "replace_file", "temp_path"]
+
+TEMP_SUFFIX = ".keilref-fmt.tmp"
+"""The end of a temporary file's name; it starts with ``.`` and the target's name."""
+
+
+class ReplaceError(Exception):
+    """The file was not replaced; the message says why, and names the file."""
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What a file looked like when it was read; compared again just before replacing it."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    """A write that keeps the size and the modification time still changes this."""
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> FileState:
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A file that was replaced, and what the user should know about it."""
+
+    notes: tuple[str, ...] = ()
+    """Things done besides the rewrite (a leftover removed, a refusal overridden)."""
+
+
+def temp_path(path: str) -> str:
+    """Where the new content of ``path`` is written before the rename."""
+    target = os.path.realpath(path)
+    directory, name = os.path.split(target)
+    return os.path.join(directory, f".{name}{TEMP_SUFFIX}")
+
+
+def replace_file(path: str, data: bytes, read: FileState, *, force: bool = False) -> Replaced:
+    """Replace the content of ``path`` with ``data``, atomically.
+
+    ``read`` is the state of the file when its old content was read. Raises
+    :class:`ReplaceError`, with the file untouched, when any rule of the
+    module's docstring forbids the rewrite or the writing fails.
+    """
+    target = os.path.realpath(path)
+    notes: list[str] = []
+    try:
+        before = os.stat(target)
+    except OSError as e:
+        raise ReplaceError(f"{path}: cannot write: {e.strerror or e}") from None
+    if not stat.S_ISREG(before.st_mode):
+        raise ReplaceError(f"{path}: not a regular file; left as it is")
+    if FileState.of(before) != read:
+        raise ReplaceError(_changed(path))
+    if _read_only(before):
+        if not force:
+            raise ReplaceError(f"{path}: read-only; left as it is (--force rewrites it, keeping it read-only)")
+        notes.append(f"{path}: read-only, rewritten because of --force")
+    if before.st_nlink > 1:
+        if not force:
+            raise ReplaceError(
+                f"{path}: has {before.st_nlink} hard links, which a rewrite would separate "
+                "(the other names would keep the old text); left as it is (--force rewrites this name)"
+            )
+        notes.append(f"{path}: rewritten because of --force; its {before.st_nlink - 1} other hard link(s) keep the old text")
+    tmp = temp_path(path)
+    if os.path.lexists(tmp):
+        try:
+            os.unlink(tmp)
+        except OSError as e:
+            raise ReplaceError(f"{path}: cannot remove the leftover {tmp}: {e.strerror or e}") from None
+        notes.append(f"{path}: removed {tmp}, left by an interrupted run")
+    created = False
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600)
+        created = True
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+            lost = _copy_metadata(fd, tmp, before)
+            mine = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if lost:
+            if not force:
+                raise ReplaceError(
+                    f"{path}: the rewritten file cannot keep its {lost}; left as it is (--force rewrites it without)"
+                )
+            notes.append(f"{path}: rewritten because of --force, without its {lost}")
+        # The last moment before the rename: the file must still be the one
+        # that was read, and the temporary file still the one written here.
+        if FileState.of(os.stat(target)) != read:
+            raise ReplaceError(_changed(path))
+        if os.lstat(tmp).st_ino != mine.st_ino:
+            raise ReplaceError(f"{path}: {tmp} was replaced by another process; left as it is")
+        os.replace(tmp, target)
+        created = False
+        _sync_directory(os.path.dirname(target))
+    except OSError as e:
+        raise ReplaceError(f"{path}: cannot write: {e.strerror or e}") from None
+    finally:
+        if created:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return Replaced(tuple(notes))
+
+
+_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _changed(path: str) -> str:
+    return f"{path}: changed while it was being formatted; left as it is (run fmt again)"
+
+
+def _read_only(st: os.stat_result) -> bool:
+    """Whether the file's mode denies its writer: the owner's bit for the owner
+    and for root (who could write anyway, but a read-only mode is a request),
+    else the group's or the others'."""
+    geteuid = getattr(os, "geteuid", None)
+    if geteuid is None:  # Windows: only the read-only attribute, shown as the owner's bit
+        return not st.st_mode & stat.S_IWUSR
+    uid = geteuid()
+    if uid in (0, st.st_uid):
+        bit = stat.S_IWUSR
+    elif st.st_gid == os.getegid() or st.st_gid in os.getgroups():
+        bit = stat.S_IWGRP
+    else:
+        bit = stat.S_IWOTH
+    return not st.st_mode & bit
+
+
+def _copy_metadata(fd: int, tmp: str, want: os.stat_result) -> str:
+    """Give the new file the old one's owner, group and mode; say what could not be kept.
+
+    The owner goes first: changing it clears the setuid and setgid bits,
+    which the mode then sets again.
+    """
+    if hasattr(os, "fchown"):
+        try:
+            os.fchown(fd, want.st_uid, want.st_gid)
+        except OSError:
+            try:  # a member of the file's group may still keep the group
+                os.fchown(fd, -1, want.st_gid)
+            except OSError:
+                pass
+    mode = stat.S_IMODE(want.st_mode)
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)
+        else:
+            os.chmod(tmp, mode)
+    except OSError:
+        pass
+    got = os.fstat(fd)
+    lost = []
+    if hasattr(os, "fchown"):
+        if got.st_uid != want.st_uid:
+            lost.append("owner")
+        if got.st_gid != want.st_gid:
+            lost.append("group")
+    special = stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX
+    if stat.S_IMODE(got.st_mode) & special != mode & special:
+        lost.append("setuid/setgid/sticky bits")
+    elif stat.S_IMODE(got.st_mode) != mode:
+        lost.append("mode")
+    return ", ".join(lost)
+
+
+def _sync_directory(directory: str) -> None:
+    """Make the rename itself durable, where the system allows it."""
+    try:
+        fd = os.open(directory or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
