@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from keilref.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.errors import RecordError
 from keilref.parser import GameBytes, iter_games, read_game, split_games
 from keilref.record import Record
@@ -45,19 +46,22 @@ class Source:
     def open(self) -> BinaryIO:
         if self.name == STDIN:
             return sys.stdin.buffer
-        return open(self.name, "rb")
+        return open_record_file(self.name)
 
     def size(self) -> int | None:
-        if self.name == STDIN:
-            return None
+        if self.name == STDIN or compression_of(self.name) is not None:
+            return None  # the size of the text is not known before reading it
         try:
             return os.path.getsize(self.name)
         except OSError:
             return None
 
 
-def expand_paths(paths: Sequence[str], *, suffix: str = ".keil") -> list[Source]:
+def expand_paths(paths: Sequence[str], *, suffix: str = ".keil", compressed: bool = False) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
+
+    With ``compressed``, directories are searched for compressed records
+    too (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``).
 
     Raises :class:`PathError` for a path that does not exist or a directory
     holding no records: a typo must not pass as "nothing failed".
@@ -75,9 +79,11 @@ def expand_paths(paths: Sequence[str], *, suffix: str = ".keil") -> list[Source]
             sources.append(Source(given))
             continue
         if is_dir:
+            patterns = RECORD_PATTERNS if compressed and suffix == ".keil" else (f"*{suffix}",)
             found = sorted(
                 os.path.join(given, str(f.relative_to(p)))
-                for f in p.rglob(f"*{suffix}")
+                for pattern in patterns
+                for f in p.rglob(pattern)
                 if f.is_file()
             )
             if not found:

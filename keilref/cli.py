@@ -131,7 +131,7 @@ def check(
         fail(f"unknown format {format!r} (expected {', '.join(report.FORMATS)})")
     _check_rules(rules)
     try:
-        sources = expand_paths(paths)
+        sources = expand_paths(paths, compressed=True)
     except PathError as e:
         fail(str(e))
     started = time.perf_counter()

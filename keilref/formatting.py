@@ -8,6 +8,7 @@ import tempfile
 from dataclasses import dataclass
 
 from keilref.check import STDIN, Source
+from keilref.compression import compression_of
 from keilref.errors import RecordError
 from keilref.parser import iter_games
 from keilref.record import Record
@@ -30,6 +31,9 @@ def format_source(source: Source, *, write: bool = False) -> Formatted:
     A file with any game that does not parse is never touched: formatting
     keeps only what it understood, and a half-understood file would lose text.
     """
+    if write and compression_of(source.name) is not None:
+        # Writing the plain text back under a compressed name would ruin the file.
+        raise FormatError(f"{source.name}: a compressed file is not rewritten in place (decompress it first)")
     try:
         stream = source.open()
         try:
