@@ -7,7 +7,9 @@ Writes a seeded archive of size-7 games (about 165 turns each), then:
 - runs ``keilref check --jobs 1`` and ``--jobs 2`` on it as a user would, a
   fresh process each time, start-up included;
 
-and prints games/s for each with the ratios the targets speak of.
+and prints games/s for each with the ratios the targets speak of: ``--jobs 1``
+at least 3.0x faster than the bare parse, ``--jobs 2`` at least 1.7x faster
+than ``--jobs 1``.
 
     python benchmarks/bench_check.py [--games 10000] [--rounds 3] [--rules keil]
 """
@@ -66,21 +68,27 @@ def main() -> None:
         size_mb = os.path.getsize(path) / 1e6
         print(f"archive: {args.games} games, {'/'.join(rules)}, size 7, {size_mb:.1f} MB")
 
-        bare = min(_timed(lambda: bare_parse(text)) for _ in range(args.rounds))
-        serial = min(run_check(path, 1) for _ in range(args.rounds))
-        parallel = min(run_check(path, 2) for _ in range(args.rounds))
+        # Interleaved rounds, best of each: load from elsewhere on the machine
+        # then weighs on all three alike.
+        bares, serials, parallels = [], [], []
+        for _ in range(args.rounds):
+            bares.append(_timed(lambda: bare_parse(text)))
+            serials.append(run_check(path, 1))
+            parallels.append(run_check(path, 2))
+        bare, serial, parallel = min(bares), min(serials), min(parallels)
 
     n = args.games
-    print(f"bare Lark parse:        {n / bare:>9,.0f} games/s  ({bare:.2f} s)")
-    print(f"keilref check --jobs 1: {n / serial:>9,.0f} games/s  ({serial:.2f} s, {serial / bare:.2f}x the bare parse)")
+    print(f"bare Lark parse:        {n / bare:>9,.0f} games/s  ({bare:.2f} s, in this process)")
+    print(f"keilref check --jobs 1: {n / serial:>9,.0f} games/s  ({serial:.2f} s, {bare / serial:.2f}x faster than the bare parse)")
     print(f"keilref check --jobs 2: {n / parallel:>9,.0f} games/s  ({parallel:.2f} s, {serial / parallel:.2f}x faster than --jobs 1)")
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (cores: {os.cpu_count()})")
     if n < 2000:
         # Below this, starting processes weighs more than checking: no fair verdict.
         print(f"targets: not judged on {n} games; run with the default 10,000")
         return
-    ok1 = "meets" if serial <= 2 * bare else "MISSES"
+    ok1 = "meets" if bare / serial >= 3.0 else "MISSES"
     ok2 = "meets" if serial / parallel >= 1.7 else "MISSES"
-    print(f"targets: --jobs 1 <= 2x bare parse: {ok1}; --jobs 2 >= 1.7x --jobs 1: {ok2} (cores: {os.cpu_count()})")
+    print(f"targets: --jobs 1 >= 3.0x faster than the bare parse: {ok1}; --jobs 2 >= 1.7x faster than --jobs 1: {ok2}")
 
 
 def _timed(fn: object) -> float:

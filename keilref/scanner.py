@@ -22,33 +22,94 @@ the first that matches here is the one Lark's contextual lexer picks.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Callable
 
 from keilref.core import Result
 from keilref.record import Comment, Record, Tag, Turn, TurnKind
 
 __all__ = ["scan_game"]
 
-_TOKEN = re.compile(
-    r"[\s\ufeff]*(?:"
-    # 1: MOVE
+_TOKENS = re.compile(
+    r"([\s\ufeff]*)(?:"
+    # MOVE
     r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^\s{;\ufeff])|(?:pass|button)(?![^\s{;\ufeff]))"
-    # 2: MOVENUM
+    # MOVENUM
     r"|([0-9]+\.+)"
-    # 3: COMMENT
+    # COMMENT
     r"|(\{[^}]*\}|;[^\n]*)"
-    # 4: RESULT
+    # RESULT
     r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)(?![^\s{;\ufeff]))"
-    # 5: TAG, 6: its name, 7: its raw value
-    r'|(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\])'
-    r")"
+    # TAG
+    r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
+    # anything else starts no token; or the end of the text
+    r"|([^\s\ufeff])|\Z)"
 )
-_BLANK_TO_END = re.compile(r"[\s\ufeff]*\Z")
+"""One match per token, with the blanks before it: ``findall`` then reads
+the whole text in one call, no character skipped, and no match objects."""
+_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"')
 _ESCAPE = re.compile(r"\\(.)")
 
-_MOVE, _MOVENUM, _COMMENT, _RESULT, _TAG = 1, 2, 3, 4, 5
 _PLACE, _PASS, _BUTTON = TurnKind.PLACE, TurnKind.PASS, TurnKind.BUTTON
 _NUMBERS = tuple(f"{i // 2 + 1}." if i % 2 == 0 else f"{i // 2 + 1}..." for i in range(1024))
+_TURN_FIELDS = ("move", "kind", "point", "piece", "comments", "written", "numbered", "line", "column")
+
+
+def _turn_maker() -> Callable[[str, TurnKind, str | None, str | None, tuple[Comment, ...], str, bool, int, int], Turn]:
+    """How to make a :class:`Turn` quickly.
+
+    A frozen dataclass sets each field through ``object.__setattr__``, which
+    is most of the cost of reading a well-formed game. A plain ``Turn`` with
+    no ``__slots__`` or ``__post_init__`` is nothing but its ``__dict__``, so
+    the turn is made by filling that in directly; the result is checked
+    here against the constructor's, and the constructor is used whenever the
+    class is not exactly that.
+    """
+    new, set_dict = object.__new__, object.__setattr__
+
+    def make(
+        move: str,
+        kind: TurnKind,
+        point: str | None,
+        piece: str | None,
+        comments: tuple[Comment, ...],
+        written: str,
+        numbered: bool,
+        line: int,
+        column: int,
+    ) -> Turn:
+        turn = new(Turn)
+        set_dict(
+            turn,
+            "__dict__",
+            {
+                "move": move,
+                "kind": kind,
+                "point": point,
+                "piece": piece,
+                "comments": comments,
+                "written": written,
+                "numbered": numbered,
+                "line": line,
+                "column": column,
+            },
+        )
+        return turn
+
+    args = ("K@a1", _PLACE, "a1", "K", (Comment("c"),), "K@A1", True, 2, 3)
+    if (
+        tuple(f.name for f in dataclasses.fields(Turn)) == _TURN_FIELDS
+        and not hasattr(Turn, "__post_init__")
+        and "__slots__" not in vars(Turn)
+    ):
+        made, built = make(*args), Turn(*args)
+        if vars(made) == vars(built) and list(vars(made)) == list(vars(built)) and made == built:
+            return make
+    return Turn
+
+
+_new_turn = _turn_maker()
 
 
 def _comment(text: str) -> Comment:
@@ -59,17 +120,18 @@ def _comment(text: str) -> Comment:
 
 
 def _make_turn(text: str, comments: tuple[Comment, ...], numbered: bool, line: int, column: int) -> Turn:
+    """The turn a MOVE token spells, as the parser's transformer makes it."""
     if text.islower():
         if text == "pass":
-            return Turn(text, _PASS, None, None, comments, text, numbered, line, column)
+            return _new_turn(text, _PASS, None, None, comments, text, numbered, line, column)
         if text == "button":
-            return Turn(text, _BUTTON, None, None, comments, text, numbered, line, column)
-        return Turn(text, _PLACE, text, None, comments, text, numbered, line, column)
+            return _new_turn(text, _BUTTON, None, None, comments, text, numbered, line, column)
+        return _new_turn(text, _PLACE, text, None, comments, text, numbered, line, column)
     if text[1] == "@":
         piece, point = text[0], text[2:].lower()
-        return Turn(f"{piece}@{point}", _PLACE, point, piece, comments, text, numbered, line, column)
+        return _new_turn(f"{piece}@{point}", _PLACE, point, piece, comments, text, numbered, line, column)
     point = text.lower()
-    return Turn(point, _PLACE, point, None, comments, text, numbered, line, column)
+    return _new_turn(point, _PLACE, point, None, comments, text, numbered, line, column)
 
 
 def _with_tag_comment(tag: Tag, comment: Comment) -> Tag:
@@ -112,35 +174,36 @@ def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record
 
     line = line_offset + 1
     line_start = -column_offset  # as the parser counts: column = offset - line_start + 1
-    pos = 0
-    count = text.count
-    for m in _TOKEN.finditer(text):
-        if m.start() != pos:
-            return None  # something between the tokens that is none of them
-        pos = m.end()
-        kind = m.lastindex
-        start = m.start(kind)  # type: ignore[arg-type]
-        newlines = count("\n", m.start(), start)
-        if newlines:
-            line += newlines
-            line_start = text.rfind("\n", 0, start) + 1
-        if kind == _MOVE:
+    pos = 0  # where the token being read starts
+    for blanks, move, num, note, res, tag, bad in _TOKENS.findall(text):
+        if blanks:
+            pos += len(blanks)
+            if "\n" in blanks:
+                line += blanks.count("\n")
+                line_start = pos - len(blanks) + blanks.rfind("\n") + 1
+        if move:
             if not tags or result is not None:
                 return None
-            if number is not None:
-                if number != (_NUMBERS[len(turns)] if len(turns) < 1024 else _number_text(len(turns))):
-                    return None
-                append(_make_turn(m.group(1), pending, True, line, start - line_start + 1))
-                number, pending = None, ()
+            index = len(turns)
+            if number is None:
+                # The common case, inlined: a lower-case point, unnumbered.
+                if move.islower() and move != "pass" and move != "button":
+                    append(_new_turn(move, _PLACE, move, None, (), move, False, line, pos - line_start + 1))
+                else:
+                    append(_make_turn(move, (), False, line, pos - line_start + 1))
             else:
-                append(_make_turn(m.group(1), (), False, line, start - line_start + 1))
-        elif kind == _MOVENUM:
+                if number != (_NUMBERS[index] if index < 1024 else _number_text(index)):
+                    return None
+                append(_make_turn(move, pending, True, line, pos - line_start + 1))
+                number, pending = None, ()
+            pos += len(move)
+        elif num:
             if not tags or number is not None or result is not None:
                 return None
-            number = m.group(2)
-        elif kind == _COMMENT:
-            value = m.group(3)
-            comment = _comment(value)
+            number = num
+            pos += len(num)
+        elif note:
+            comment = _comment(note)
             if number is not None:
                 pending += (comment,)
             elif result is not None:
@@ -151,29 +214,35 @@ def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record
                 tags[-1] = _with_tag_comment(tags[-1], comment)
             else:
                 head.append(comment)
-            if "\n" in value:  # a brace comment over several lines
-                line += value.count("\n")
-                line_start = start + value.rfind("\n") + 1
-        elif kind == _RESULT:
+            if "\n" in note:  # a brace comment over several lines
+                line += note.count("\n")
+                line_start = pos + note.rfind("\n") + 1
+            pos += len(note)
+        elif res:
             if not tags or number is not None or result is not None:
                 return None
-            result = m.group(4)
             try:
-                Result.parse(result)
+                Result.parse(res)
             except ValueError:
                 return None
-            result_line, result_column = line, start - line_start + 1
-        else:  # _TAG
+            result, result_line, result_column = res, line, pos - line_start + 1
+            pos += len(res)
+        elif tag:
             if turns or number is not None or result is not None:
                 return None
-            name = m.group(6)
+            m = _TAG_PARTS.match(tag)
+            assert m is not None  # the same shape as the token
+            name, raw = m.group(1), m.group(2)
             if name in names:
                 return None
             names.add(name)
-            raw = m.group(7)
             value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-            tags.append(Tag(name, value, (), line, start - line_start + 1))
-    if not tags or number is not None or _BLANK_TO_END.match(text, pos) is None:
+            tags.append(Tag(name, value, (), line, pos - line_start + 1))
+            pos += len(tag)
+        elif bad:
+            return None  # a character that starts no token here
+        # else: the end of the text, after any blanks
+    if not tags or number is not None or pos != len(text):
         return None
     if result is None:
         return Record(tuple(tags), tuple(turns), None, tuple(head), (), tags[0].line)
