@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -42,14 +43,18 @@ def write_archive(path: Path, games: int, rules: tuple[str, ...], seed: int) -> 
             f.write(write_record(to_record(g, event=f"bench {i}")))
 
 
-def run_check(path: Path, jobs: int) -> float:
+def run_check(path: Path, jobs: int) -> tuple[float, float]:
+    """Wall time and CPU time (all its processes) of one ``keilref check``."""
     cmd = [sys.executable, "-m", "keilref", "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         sys.exit(f"check failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def main() -> None:
@@ -70,17 +75,23 @@ def main() -> None:
 
         # Interleaved rounds, best of each: load from elsewhere on the machine
         # then weighs on all three alike.
-        bares, serials, parallels = [], [], []
+        bares, serials, parallels, bare_cpus, serial_cpus = [], [], [], [], []
         for _ in range(args.rounds):
+            cpu = time.process_time()
             bares.append(_timed(lambda: bare_parse(text)))
-            serials.append(run_check(path, 1))
-            parallels.append(run_check(path, 2))
+            bare_cpus.append(time.process_time() - cpu)
+            wall, cpu = run_check(path, 1)
+            serials.append(wall)
+            serial_cpus.append(cpu)
+            parallels.append(run_check(path, 2)[0])
         bare, serial, parallel = min(bares), min(serials), min(parallels)
+        bare_cpu, serial_cpu = min(bare_cpus), min(serial_cpus)
 
     n = args.games
     print(f"bare Lark parse:        {n / bare:>9,.0f} games/s  ({bare:.2f} s, in this process)")
     print(f"keilref check --jobs 1: {n / serial:>9,.0f} games/s  ({serial:.2f} s, {bare / serial:.2f}x faster than the bare parse)")
     print(f"keilref check --jobs 2: {n / parallel:>9,.0f} games/s  ({parallel:.2f} s, {serial / parallel:.2f}x faster than --jobs 1)")
+    print(f"CPU time: bare parse {bare_cpu:.2f} s, check --jobs 1 {serial_cpu:.2f} s: {bare_cpu / serial_cpu:.2f}x")
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (cores: {os.cpu_count()})")
     if n < 2000:
         # Below this, starting processes weighs more than checking: no fair verdict.
