@@ -7,7 +7,9 @@ Writes a seeded archive of size-7 games (about 165 turns each), then:
 - runs ``keilref check --jobs 1`` and ``--jobs 2`` on it as a user would, a
   fresh process each time, start-up included;
 
-and prints games/s for each with the ratios the targets speak of.
+and prints games/s for each with the ratios the targets speak of: ``--jobs 1``
+at least 3.0x faster than the bare parse, ``--jobs 2`` at least 1.7x faster
+than ``--jobs 1``.
 
     python benchmarks/bench_check.py [--games 10000] [--rounds 3] [--rules keil]
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -40,14 +43,18 @@ def write_archive(path: Path, games: int, rules: tuple[str, ...], seed: int) -> 
             f.write(write_record(to_record(g, event=f"bench {i}")))
 
 
-def run_check(path: Path, jobs: int) -> float:
+def run_check(path: Path, jobs: int) -> tuple[float, float]:
+    """Wall time and CPU time (all its processes) of one ``keilref check``."""
     cmd = [sys.executable, "-m", "keilref", "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         sys.exit(f"check failed ({proc.returncode}): {proc.stderr.decode()[:500]}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def main() -> None:
@@ -66,21 +73,33 @@ def main() -> None:
         size_mb = os.path.getsize(path) / 1e6
         print(f"archive: {args.games} games, {'/'.join(rules)}, size 7, {size_mb:.1f} MB")
 
-        bare = min(_timed(lambda: bare_parse(text)) for _ in range(args.rounds))
-        serial = min(run_check(path, 1) for _ in range(args.rounds))
-        parallel = min(run_check(path, 2) for _ in range(args.rounds))
+        # Interleaved rounds, best of each: load from elsewhere on the machine
+        # then weighs on all three alike.
+        bares, serials, parallels, bare_cpus, serial_cpus = [], [], [], [], []
+        for _ in range(args.rounds):
+            cpu = time.process_time()
+            bares.append(_timed(lambda: bare_parse(text)))
+            bare_cpus.append(time.process_time() - cpu)
+            wall, cpu = run_check(path, 1)
+            serials.append(wall)
+            serial_cpus.append(cpu)
+            parallels.append(run_check(path, 2)[0])
+        bare, serial, parallel = min(bares), min(serials), min(parallels)
+        bare_cpu, serial_cpu = min(bare_cpus), min(serial_cpus)
 
     n = args.games
-    print(f"bare Lark parse:        {n / bare:>9,.0f} games/s  ({bare:.2f} s)")
-    print(f"keilref check --jobs 1: {n / serial:>9,.0f} games/s  ({serial:.2f} s, {serial / bare:.2f}x the bare parse)")
+    print(f"bare Lark parse:        {n / bare:>9,.0f} games/s  ({bare:.2f} s, in this process)")
+    print(f"keilref check --jobs 1: {n / serial:>9,.0f} games/s  ({serial:.2f} s, {bare / serial:.2f}x faster than the bare parse)")
     print(f"keilref check --jobs 2: {n / parallel:>9,.0f} games/s  ({parallel:.2f} s, {serial / parallel:.2f}x faster than --jobs 1)")
+    print(f"CPU time: bare parse {bare_cpu:.2f} s, check --jobs 1 {serial_cpu:.2f} s: {bare_cpu / serial_cpu:.2f}x")
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (cores: {os.cpu_count()})")
     if n < 2000:
         # Below this, starting processes weighs more than checking: no fair verdict.
         print(f"targets: not judged on {n} games; run with the default 10,000")
         return
-    ok1 = "meets" if serial <= 2 * bare else "MISSES"
+    ok1 = "meets" if bare / serial >= 3.0 else "MISSES"
     ok2 = "meets" if serial / parallel >= 1.7 else "MISSES"
-    print(f"targets: --jobs 1 <= 2x bare parse: {ok1}; --jobs 2 >= 1.7x --jobs 1: {ok2} (cores: {os.cpu_count()})")
+    print(f"targets: --jobs 1 >= 3.0x faster than the bare parse: {ok1}; --jobs 2 >= 1.7x faster than --jobs 1: {ok2}")
 
 
 def _timed(fn: object) -> float:

@@ -2,17 +2,20 @@
 
 Builds archives of the given sizes (seeded size-7 games, repeated to reach
 the size: the checker does the same work for a repeated game), runs
-``keilref check --format jsonl`` on each with the output thrown away, and
+``keilref check --format jsonl`` on each (and on a gzip-compressed copy,
+which is read as a stream) with the output thrown away, and
 samples the resident memory of the whole process tree (the main process and
 its workers) from /proc every 20 ms.
 
-    python benchmarks/bench_memory.py [--mb 50 --mb 1000] [--jobs 2]
+    python benchmarks/bench_memory.py [--mb 50 --mb 1000] [--jobs 2] [--no-gzip]
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,21 +87,36 @@ def measure(path: Path, jobs: int) -> tuple[float, float]:
     return peak / 1e6, elapsed
 
 
+def gzip_copy(path: Path) -> Path:
+    """``path`` compressed to ``path.gz``, a chunk at a time."""
+    packed = path.with_name(path.name + ".gz")
+    with open(path, "rb") as src, gzip.open(packed, "wb", compresslevel=6) as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    return packed
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mb", type=int, action="append", help="archive sizes in MB (default: 20 and 200)")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--no-gzip", action="store_true", help="skip the gzip-compressed copy of each archive")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         for mb in args.mb or [20, 200]:
             path = Path(tmp) / f"archive-{mb}.keil"
             games = build(path, mb)
-            peak, elapsed = measure(path, args.jobs)
-            print(
-                f"{os.path.getsize(path) / 1e6:>8,.0f} MB, {games:>9,} games: peak RSS {peak:6.0f} MB "
-                f"(all processes, --jobs {args.jobs}), {elapsed:,.0f} s, {games / elapsed:,.0f} games/s"
-            )
-            path.unlink()
+            text_mb = os.path.getsize(path) / 1e6
+            inputs = [(path, "plain")]
+            if not args.no_gzip:
+                packed = gzip_copy(path)
+                inputs.append((packed, f"gzip, {os.path.getsize(packed) / 1e6:,.1f} MB on disk"))
+            for target, kind in inputs:
+                peak, elapsed = measure(target, args.jobs)
+                print(
+                    f"{text_mb:>8,.0f} MB ({kind}), {games:>9,} games: peak RSS {peak:6.0f} MB "
+                    f"(all processes, --jobs {args.jobs}), {elapsed:,.0f} s, {games / elapsed:,.0f} games/s"
+                )
+                target.unlink()
 
 
 if __name__ == "__main__":

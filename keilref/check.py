@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
+from keilref.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.errors import RecordError
 from keilref.parser import GameBytes, iter_games, read_game, split_games
 from keilref.record import Record
@@ -57,11 +58,11 @@ class Source:
             raise OSError(0, self.unreadable, self.name)
         if self.name == STDIN:
             return sys.stdin.buffer
-        return open(self.name, "rb")
+        return open_record_file(self.name)
 
     def size(self) -> int | None:
-        if self.name == STDIN:
-            return None
+        if self.name == STDIN or compression_of(self.name) is not None:
+            return None  # the size of the text is not known before reading it
         try:
             return os.path.getsize(self.name)
         except OSError:
@@ -72,6 +73,7 @@ def expand_paths(
     paths: Sequence[str],
     *,
     suffix: str = ".keil",
+    compressed: bool = False,
     on_error: Callable[[PathError], None] | None = None,
 ) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
@@ -83,12 +85,13 @@ def expand_paths(
     is read like standard input (``<(zcat archive.keil.gz)``); a directory
     search takes regular files only, and a subdirectory it cannot read
     becomes a source that reads as one error, so that it is reported, not
-    skipped.
+    skipped. With ``compressed``, directories are searched for compressed
+    records too (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``).
     """
     sources: list[Source] = []
     for given in paths:
         try:
-            sources.extend(_expand_path(given, suffix))
+            sources.extend(_expand_path(given, suffix, compressed))
         except PathError as e:
             if on_error is None:
                 raise
@@ -96,7 +99,7 @@ def expand_paths(
     return sources
 
 
-def _expand_path(given: str, suffix: str) -> list[Source]:
+def _expand_path(given: str, suffix: str, compressed: bool) -> list[Source]:
     if given == STDIN:
         return [Source(STDIN)]
     p = Path(given)
@@ -106,7 +109,8 @@ def _expand_path(given: str, suffix: str) -> list[Source]:
         # Not even looked into (permissions): reading it will say why.
         return [Source(given)]
     if is_dir:
-        found = _walk(given, suffix)
+        endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
+        found = _walk(given, endings)
         if not found:
             raise PathError(f"{given}: directory holds no {suffix} records")
         return found
@@ -118,8 +122,8 @@ def _expand_path(given: str, suffix: str) -> list[Source]:
     raise PathError(f"{given}: no such file or directory")
 
 
-def _walk(top: str, suffix: str) -> list[Source]:
-    """The regular ``*suffix`` files under ``top``, sorted, and each
+def _walk(top: str, endings: tuple[str, ...]) -> list[Source]:
+    """The regular files under ``top`` whose names end in one of ``endings``, sorted, and each
     subdirectory that cannot be read, in its place in the order."""
     found: list[Source] = []
 
@@ -130,7 +134,7 @@ def _walk(top: str, suffix: str) -> list[Source]:
     for root, dirs, files in os.walk(top, onerror=unreadable):
         dirs.sort()
         for name in files:
-            if name.endswith(suffix):
+            if name.endswith(endings):
                 path = os.path.join(root, name)
                 try:
                     regular = stat.S_ISREG(os.stat(path).st_mode)

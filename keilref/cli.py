@@ -261,7 +261,7 @@ def check(
         missing.append(e)
         typer.echo(f"keilref: {e}", err=True)
 
-    sources = expand_paths(paths, on_error=report_missing)
+    sources = expand_paths(paths, compressed=True, on_error=report_missing)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
     workers = _workers(jobs)

@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass
 
 from keilref.check import STDIN, Source
+from keilref.compression import compression_of
 from keilref.errors import RecordError
 from keilref.inplace import FileState, ReplaceError, replace_file
 from keilref.parser import iter_games
@@ -80,6 +81,9 @@ def format_source(source: Source, *, write: bool = False, force: bool = False) -
     ``force`` lets an in-place rewrite go ahead on a read-only or
     hard-linked file, or one whose owner or mode bits cannot be kept.
     """
+    if write and compression_of(source.name) is not None:
+        # Writing the plain text back under a compressed name would ruin the file.
+        raise FormatError(f"{source.name}: a compressed file is not rewritten in place (decompress it first)")
     if write and source.name == STDIN:
         raise FormatError("standard input cannot be rewritten in place")
     original, state = _read(source)

@@ -34,6 +34,7 @@ import keilref
 from keilref.core import Result
 from keilref.errors import RecordError, RecordSyntaxError
 from keilref.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.scanner import scan_game
 
 __all__ = [
     "CHUNK_SIZE",
@@ -304,6 +305,11 @@ def _parse_game(text: str, filename: str | None, line_offset: int, column_offset
     first line (``column_offset`` characters in)."""
     if "\r" in text:
         text = _CR_LF.sub("\n", text)
+    # Well-formed games take the fast path; the grammar reads the rest and
+    # says what is wrong (keilref.scanner declines whatever it is not sure of).
+    record = scan_game(text, line_offset, column_offset)
+    if record is not None and len(record.turns) <= MAX_TURNS:  # the grammar words the cap
+        return record
     try:
         parser = record_parser()
         if line_offset == 0 and column_offset == 0:

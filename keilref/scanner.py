@@ -1,0 +1,262 @@
+"""A fast reader for well-formed games, beside the Lark parser.
+
+Almost every game in a real archive is well formed, and for those the Lark
+parse is most of the cost of ``keilref check``. :func:`scan_game` reads such
+a game with one compiled regular expression and a small state machine, and
+builds exactly the :class:`~keilref.record.Record` the Lark parse builds:
+the same tags, turns, comments, result, lines and columns.
+
+It declines (returns ``None``) anything it is not sure of: a token that is
+not one of the grammar's terminals, one out of place, a wrong move number, a
+duplicate tag, a result that does not read. The caller then parses the game
+with the grammar (``grammar/record.lark``), which stays the definition of
+the format and the source of every error message. So the scanner can only
+ever make reading faster, never change what is read or what is said about
+a fault; the differential tests hold it to that.
+
+The token patterns below are the grammar's terminals, copied verbatim (TAG
+with groups added to take it apart): each starts with a different character
+(MOVE and RESULT share ``B``, ``W`` and ``D``, but no text matches both), so
+the first that matches here is the one Lark's contextual lexer picks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+
+from keilref.core import Result
+from keilref.record import Comment, Record, Tag, Turn, TurnKind
+
+__all__ = ["scan_game"]
+
+_TOKENS = re.compile(
+    r"([\s\ufeff]*)(?:"
+    # MOVE
+    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^\s{;\ufeff])|(?:pass|button)(?![^\s{;\ufeff]))"
+    # MOVENUM
+    r"|([0-9]+\.+)"
+    # COMMENT
+    r"|(\{[^}]*\}|;[^\n]*)"
+    # RESULT
+    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)(?![^\s{;\ufeff]))"
+    # TAG
+    r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
+    # anything else starts no token; or the end of the text
+    r"|([^\s\ufeff])|\Z)"
+)
+"""One match per token, with the blanks before it: ``findall`` then reads
+the whole text in one call, no character skipped, and no match objects."""
+_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"')
+_ESCAPE = re.compile(r"\\(.)")
+
+_PLACE, _PASS, _BUTTON = TurnKind.PLACE, TurnKind.PASS, TurnKind.BUTTON
+_NUMBERS = tuple(f"{i // 2 + 1}." if i % 2 == 0 else f"{i // 2 + 1}..." for i in range(1024))
+_TURN_FIELDS = ("move", "kind", "point", "piece", "comments", "written", "numbered", "line", "column")
+
+
+def _turn_maker() -> Callable[[str, TurnKind, str | None, str | None, tuple[Comment, ...], str, bool, int, int], Turn]:
+    """How to make a :class:`Turn` quickly.
+
+    A frozen dataclass sets each field through ``object.__setattr__``, which
+    is most of the cost of reading a well-formed game. A plain ``Turn`` with
+    no ``__slots__`` or ``__post_init__`` is nothing but its ``__dict__``, so
+    the turn is made by filling that in directly; the result is checked
+    here against the constructor's, and the constructor is used whenever the
+    class is not exactly that.
+    """
+    new, set_dict = object.__new__, object.__setattr__
+
+    def make(
+        move: str,
+        kind: TurnKind,
+        point: str | None,
+        piece: str | None,
+        comments: tuple[Comment, ...],
+        written: str,
+        numbered: bool,
+        line: int,
+        column: int,
+    ) -> Turn:
+        turn = new(Turn)
+        set_dict(
+            turn,
+            "__dict__",
+            {
+                "move": move,
+                "kind": kind,
+                "point": point,
+                "piece": piece,
+                "comments": comments,
+                "written": written,
+                "numbered": numbered,
+                "line": line,
+                "column": column,
+            },
+        )
+        return turn
+
+    args = ("K@a1", _PLACE, "a1", "K", (Comment("c"),), "K@A1", True, 2, 3)
+    if (
+        tuple(f.name for f in dataclasses.fields(Turn)) == _TURN_FIELDS
+        and not hasattr(Turn, "__post_init__")
+        and "__slots__" not in vars(Turn)
+    ):
+        made, built = make(*args), Turn(*args)
+        if vars(made) == vars(built) and list(vars(made)) == list(vars(built)) and made == built:
+            return make
+    return Turn
+
+
+_new_turn = _turn_maker()
+
+
+def _comment(text: str) -> Comment:
+    if text[0] == "{":
+        return Comment(text[1:-1], True)
+    # As the parser does: a CR before the line end is not part of the comment.
+    return Comment(text[1:].rstrip("\r"), False)
+
+
+def _make_turn(text: str, comments: tuple[Comment, ...], numbered: bool, line: int, column: int) -> Turn:
+    """The turn a MOVE token spells, as the parser's transformer makes it."""
+    if text.islower():
+        if text == "pass":
+            return _new_turn(text, _PASS, None, None, comments, text, numbered, line, column)
+        if text == "button":
+            return _new_turn(text, _BUTTON, None, None, comments, text, numbered, line, column)
+        return _new_turn(text, _PLACE, text, None, comments, text, numbered, line, column)
+    if text[1] == "@":
+        piece, point = text[0], text[2:].lower()
+        return _new_turn(f"{piece}@{point}", _PLACE, point, piece, comments, text, numbered, line, column)
+    point = text.lower()
+    return _new_turn(point, _PLACE, point, None, comments, text, numbered, line, column)
+
+
+def _with_tag_comment(tag: Tag, comment: Comment) -> Tag:
+    """The same tag with one more comment after it (comments are rare)."""
+    return Tag(tag.name, tag.value, tag.comments + (comment,), tag.line, tag.column)
+
+
+def _with_turn_comment(turn: Turn, comment: Comment) -> Turn:
+    """The same turn with one more comment after it."""
+    return Turn(
+        turn.move,
+        turn.kind,
+        turn.point,
+        turn.piece,
+        turn.comments + (comment,),
+        turn.written,
+        turn.numbered,
+        turn.line,
+        turn.column,
+    )
+
+
+def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record | None:
+    """The record of one game's text, or ``None`` when the grammar must read it.
+
+    ``text`` is what the parser reads (CRLF line ends already made LF);
+    ``line_offset`` and ``column_offset`` place it in its file as they do
+    for the parser.
+    """
+    head: list[Comment] = []
+    tags: list[Tag] = []
+    names: set[str] = set()
+    turns: list[Turn] = []
+    append = turns.append
+    number: str | None = None  # a move number waiting for its move
+    pending: tuple[Comment, ...] = ()  # comments between that number and its move
+    result: str | None = None
+    result_line = result_column = 0
+    result_comments: list[Comment] = []
+
+    line = line_offset + 1
+    line_start = -column_offset  # as the parser counts: column = offset - line_start + 1
+    pos = 0  # where the token being read starts
+    for blanks, move, num, note, res, tag, bad in _TOKENS.findall(text):
+        if blanks:
+            pos += len(blanks)
+            if "\n" in blanks:
+                line += blanks.count("\n")
+                line_start = pos - len(blanks) + blanks.rfind("\n") + 1
+        if move:
+            if not tags or result is not None:
+                return None
+            index = len(turns)
+            if number is None:
+                # The common case, inlined: a lower-case point, unnumbered.
+                if move.islower() and move != "pass" and move != "button":
+                    append(_new_turn(move, _PLACE, move, None, (), move, False, line, pos - line_start + 1))
+                else:
+                    append(_make_turn(move, (), False, line, pos - line_start + 1))
+            else:
+                if number != (_NUMBERS[index] if index < 1024 else _number_text(index)):
+                    return None
+                append(_make_turn(move, pending, True, line, pos - line_start + 1))
+                number, pending = None, ()
+            pos += len(move)
+        elif num:
+            if not tags or number is not None or result is not None:
+                return None
+            number = num
+            pos += len(num)
+        elif note:
+            comment = _comment(note)
+            if number is not None:
+                pending += (comment,)
+            elif result is not None:
+                result_comments.append(comment)
+            elif turns:
+                turns[-1] = _with_turn_comment(turns[-1], comment)
+            elif tags:
+                tags[-1] = _with_tag_comment(tags[-1], comment)
+            else:
+                head.append(comment)
+            if "\n" in note:  # a brace comment over several lines
+                line += note.count("\n")
+                line_start = pos + note.rfind("\n") + 1
+            pos += len(note)
+        elif res:
+            if not tags or number is not None or result is not None:
+                return None
+            try:
+                Result.parse(res)
+            except ValueError:
+                return None
+            result, result_line, result_column = res, line, pos - line_start + 1
+            pos += len(res)
+        elif tag:
+            if turns or number is not None or result is not None:
+                return None
+            m = _TAG_PARTS.match(tag)
+            assert m is not None  # the same shape as the token
+            name, raw = m.group(1), m.group(2)
+            if name in names:
+                return None
+            names.add(name)
+            value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+            tags.append(Tag(name, value, (), line, pos - line_start + 1))
+            pos += len(tag)
+        elif bad:
+            return None  # a character that starts no token here
+        # else: the end of the text, after any blanks
+    if not tags or number is not None or pos != len(text):
+        return None
+    if result is None:
+        return Record(tuple(tags), tuple(turns), None, tuple(head), (), tags[0].line)
+    return Record(
+        tuple(tags),
+        tuple(turns),
+        result,
+        tuple(head),
+        tuple(result_comments),
+        tags[0].line,
+        result_line,
+        result_column,
+    )
+
+
+def _number_text(index: int) -> str:
+    return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."

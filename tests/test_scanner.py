@@ -1,0 +1,248 @@
+"""The fast scanner against the Lark grammar: they must never disagree.
+
+For every text, either both read the same record (compared field by field,
+positions and spellings included, not only ``==``), or the grammar finds a
+fault and the scanner declines, so the fault is reported by the grammar as
+before. The texts are every record in ``records/``, generated games with
+tags, comments in every place, CRLF, odd spacing, move numbers and results,
+and mutations of the records (bytes flipped, spans cut, spliced, duplicated).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from keilref import parser
+from keilref.errors import RecordError
+from keilref.parser import parse_games
+from keilref.record import Record
+from keilref.scanner import scan_game
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD_FILES = sorted((ROOT / "records").rglob("*.keil"))
+_CR_LF = re.compile(r"\r+\n")
+
+
+def grammar_only(text: str, line_offset: int = 0, column_offset: int = 0) -> Record | RecordError:
+    """What the Lark grammar alone makes of one game's text."""
+    saved = parser.scan_game
+    parser.scan_game = lambda *args: None  # type: ignore[assignment]
+    try:
+        return parser._parse_game(text, None, line_offset, column_offset)
+    except RecordError as e:
+        return e
+    finally:
+        parser.scan_game = saved
+
+
+def every_field(item: Record | RecordError | None) -> object:
+    """All of a record, the fields left out of ``==`` included; an error by its words and place."""
+    if isinstance(item, RecordError):
+        return ("error", item.message, item.line, item.column, item.source_line, item.filename)
+    if item is None:
+        return None
+    return dataclasses.astuple(item)
+
+
+def assert_same_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record | None:
+    """The scanner reads what the grammar reads, or declines where the grammar finds a fault."""
+    text = _CR_LF.sub("\n", text)
+    fast = scan_game(text, line_offset, column_offset)
+    slow = grammar_only(text, line_offset, column_offset)
+    if isinstance(slow, RecordError):
+        assert fast is None, f"the scanner read a game the grammar rejects: {slow.message}"
+        return None
+    assert fast is not None, "the scanner declined a game the grammar reads"
+    assert type(fast) is Record
+    assert fast == slow
+    assert every_field(fast) == every_field(slow)
+    return fast
+
+
+def both_ways(data: bytes) -> tuple[list[object], list[object]]:
+    """Every game of a file read through the whole reader, with the scanner and without."""
+    text = data.decode("utf-8", "surrogateescape")
+    with_scanner = [every_field(g) for g in parse_games(text, "f.keil")]
+    saved = parser.scan_game
+    parser.scan_game = lambda *args: None  # type: ignore[assignment]
+    try:
+        without = [every_field(g) for g in parse_games(text, "f.keil")]
+    finally:
+        parser.scan_game = saved
+    return with_scanner, without
+
+
+# --------------------------------------------------------------------------
+# The records shipped with the project
+
+
+@pytest.mark.parametrize("path", RECORD_FILES, ids=lambda p: str(p.relative_to(ROOT / "records")))
+def test_every_shipped_record_reads_the_same_both_ways(path: Path) -> None:
+    fast, slow = both_ways(path.read_bytes())
+    assert fast == slow
+
+
+def test_the_shipped_games_take_the_fast_path() -> None:
+    """A scanner that declined everything would pass the tests above: it must not."""
+    read = 0
+    for path in sorted((ROOT / "records" / "games").rglob("*.keil")):
+        for piece in parser.split_games(path.open("rb")):
+            if piece.piece.empty:
+                continue
+            text = piece.data.decode("utf-8")
+            text = text[1:] if text.startswith("\ufeff") else text
+            record = assert_same_game(text, piece.piece.line - 1, piece.column_offset)
+            assert record is not None, f"{path.name}: the scanner declined a good game"
+            read += 1
+    assert read >= 20
+
+
+def test_the_faults_are_reported_by_the_grammar() -> None:
+    """Each syntax fault in records/faults: the scanner declines, the message is the grammar's."""
+    for name, message in [
+        ("error-bad-token.keil", "found 'hh6'; expected a move, a comment or a result"),
+        ("error-wrong-move-number.keil", "wrong move number '4.'"),
+        ("error-unterminated-comment.keil", "comment never closed"),
+        ("error-unterminated-tag.keil", "tag value not closed"),
+        ("tag-error-duplicate-tag.keil", "duplicate tag 'Komi'"),
+    ]:
+        text = (ROOT / "records" / "faults" / name).read_text(encoding="utf-8")
+        assert scan_game(_CR_LF.sub("\n", text)) is None, name
+        (item,) = parse_games(text, name)
+        assert isinstance(item, RecordError)
+        assert message in item.message
+
+
+# --------------------------------------------------------------------------
+# Generated games
+
+_BLANKS = st.sampled_from([" ", "  ", "\t", "\n", "\r\n", " \n ", "\n\n", "\r\r\n", "\ufeff", "\x0b", "\u2028", "\xa0", "\r"])
+_COMMENT_TEXT = st.text(st.sampled_from("ab [];{\"\\\n\r\t\xe9*.+1"), max_size=8)
+
+
+@st.composite
+def comments(draw: st.DrawFn) -> str:
+    if draw(st.booleans()):
+        return "{" + draw(_COMMENT_TEXT).replace("}", "") + "}"
+    # A ';' comment runs to the end of the line, so a line end must follow.
+    body = draw(_COMMENT_TEXT).replace("\n", "")
+    return ";" + body + draw(st.sampled_from(["\n", "\r\n", "\r\r\n"]))
+
+
+@st.composite
+def gap(draw: st.DrawFn, required: bool = True) -> str:
+    """White space and comments between two tokens."""
+    parts = draw(st.lists(st.one_of(_BLANKS, comments()), max_size=3))
+    text = "".join(parts)
+    if required and not text:
+        text = " "
+    return text
+
+
+_TAG_NAMES = st.sampled_from(["Rules", "Size", "Komi", "Result", "Event", "Black", "White", "Button", "X_1", "a"])
+_VALUES = st.text(st.sampled_from('ab7 .+\\"\t\xe9{};[]'), max_size=8).map(
+    lambda v: re.sub(r'\\(?!["\\])|(?<!\\)"', "", v)
+)
+_MOVES = st.sampled_from(
+    ["g7", "G7", "a1", "m13", "b100", "pass", "button", "K@d4", "P@a1", "Pass", "g7x", "g", "7", "x1234"]
+)
+_RESULTS = st.sampled_from(["*", "Draw", "B+0.5", "W+12", "B+R", "W+T", "B+F", "B+0", "W+1.0", "draw", "B+", "W+1234567890"])
+
+
+@st.composite
+def games(draw: st.DrawFn) -> str:
+    """A game's text, mostly well formed, with a fault now and then."""
+    out = [draw(gap(required=False))]
+    for _ in range(draw(st.integers(1, 4))):
+        space = draw(st.sampled_from(["", " ", "\t", "  "]))
+        out.append(f"[{space}{draw(_TAG_NAMES)}{space}\"{draw(_VALUES)}\"{space}]")
+        out.append(draw(gap()))
+    for i in range(draw(st.integers(0, 12))):
+        numbered = draw(st.integers(0, 3))
+        if numbered == 1:
+            out.append(f"{i // 2 + 1}." if i % 2 == 0 else f"{i // 2 + 1}...")
+            out.append(draw(st.sampled_from(["", " ", "\n"])) + draw(gap(required=False)))
+        elif numbered == 2 and draw(st.integers(0, 9)) == 0:
+            out.append(draw(st.sampled_from(["1.", "2...", "3..", "1"])) + " ")
+        out.append(draw(_MOVES))
+        out.append(draw(gap()))
+        if draw(st.integers(0, 30)) == 0:
+            out.append('[Late "tag"] ')  # a tag among the moves: a fault
+    if draw(st.integers(0, 20)) == 0:
+        out.append(draw(st.sampled_from(["7. ", "7... "])))  # a number with no move after it
+    if draw(st.booleans()):
+        out.append(draw(_RESULTS))
+        out.append(draw(gap(required=False)))
+        if draw(st.integers(0, 20)) == 0:
+            out.append(draw(st.sampled_from(['[After "result"]', "g7 ", "1. ", "1. g7 ", "* "])))
+    if draw(st.integers(0, 10)) == 0:
+        out.append(";last line without its line end\r")
+    return "".join(out)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.integers(0, 50), st.integers(0, 20))
+@example('[Rules "keil"]\n1.g7 1...a1 {x\ny} 2. ; z\nb2 W+R ;end', 0, 0)
+@example('{head}[Size "7"] {after the tag}\n\n1. {before} g7 {after} pass *', 3, 7)
+@example('[A "b"] g7 B+R *', 0, 0)  # two results
+@example('[A "b"] g7 B+R 1. g7', 0, 0)  # moves after the result
+@example('[A "b"] g7 [B "c"]', 0, 0)  # a tag after the moves
+@example('[A "b"] g7 * [B "c"]', 0, 0)
+@example('[A "b"] 1. g7 2.', 0, 0)  # a number with no move
+@example('[A "b"] 1. 1... g7', 0, 0)
+@example('[A "b"] [A "c"]', 0, 0)  # a duplicate tag
+@example("g7 *", 0, 0)  # no tag
+@example('[A "b"] g7 B+0', 0, 0)  # a result the grammar lexes but does not accept
+def test_generated_games_read_the_same(text: str, line_offset: int, column_offset: int) -> None:
+    assert_same_game(text, line_offset, column_offset)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(games(), min_size=1, max_size=4), st.sampled_from(["\n", "\r\n", "", " "]))
+def test_generated_files_read_the_same(texts: list[str], joiner: str) -> None:
+    fast, slow = both_ways(joiner.join(texts).encode("utf-8"))
+    assert fast == slow
+
+
+# --------------------------------------------------------------------------
+# Mutated records
+
+
+def _mutations(data: bytes, other: bytes, rng: random.Random) -> Iterator[bytes]:
+    n = len(data)
+    i, j = sorted(rng.randrange(n + 1) for _ in range(2))
+    flipped = bytearray(data)
+    if n:
+        flipped[rng.randrange(n)] = rng.choice(b'[]{};"\\.+*\n\r 0123456789abgpKW@\xff\xc3')
+    yield bytes(flipped)
+    yield data[:i] + data[j:]  # a span cut out
+    k = rng.randrange(len(other) + 1)
+    yield data[:i] + other[k : k + (j - i)] + data[i:]  # a span of another record spliced in
+    yield data[:j] + data[i:j] + data[j:]  # a span duplicated
+
+
+@pytest.mark.parametrize("path", RECORD_FILES, ids=lambda p: str(p.relative_to(ROOT / "records")))
+def test_mutated_records_read_the_same(path: Path) -> None:
+    rng = random.Random(path.name)
+    data = path.read_bytes()
+    for _ in range(15):
+        other = rng.choice(RECORD_FILES).read_bytes()
+        for mutant in _mutations(data, other, rng):
+            fast, slow = both_ways(mutant)
+            assert fast == slow, mutant
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(RECORD_FILES), st.sampled_from(RECORD_FILES), st.randoms(use_true_random=False))
+def test_randomly_mutated_records_read_the_same(path: Path, other: Path, rng: random.Random) -> None:
+    for mutant in _mutations(path.read_bytes(), other.read_bytes(), rng):
+        fast, slow = both_ways(mutant)
+        assert fast == slow
