@@ -221,12 +221,50 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
     return rep
 
 
-def _position(file: str, game: int, turn: int | None, rules: str | None) -> Replay:
+def _position(file: str, game: int, turn: int | None, rules: str | None, *, header: bool = True) -> Replay:
     """Load, replay and print the header line: what show, score and legal share."""
     record = _load(file, game)
     rep = _replay(file, record, game, turn, rules)
-    typer.echo(_header(file, game, rep, record))
+    if header:
+        typer.echo(_header(file, game, rep, record))
     return rep
+
+
+PICTURE_FORMATS = ("text", "svg", "png")
+PictureFormatOption = Annotated[
+    str, typer.Option("--format", "-f", help="text, svg, or png (png needs: pip install 'keilref[png]').")
+]
+OutputOption = Annotated[
+    Optional[Path], typer.Option("--output", "-o", help="Write the picture to this file (default: stdout).")
+]
+
+
+def _check_picture_format(format: str) -> None:
+    if format not in PICTURE_FORMATS:
+        fail(f"unknown format {format!r} (expected {', '.join(PICTURE_FORMATS)})")
+
+
+def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, notes: Sequence[str] = ()) -> NoReturn:
+    """Write the position as SVG or PNG, then exit as the text form would."""
+    from keilref import svg
+
+    text = svg.board(rep.game, territory=territory, illegal=rep.illegal, notes=notes)
+    data = text.encode()
+    if format == "png":
+        try:
+            data = svg.to_png(text)
+        except svg.PngUnavailable as e:
+            fail(str(e))
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        try:
+            output.write_bytes(data)
+        except OSError as e:
+            fail(f"{output}: cannot write: {e.strerror or e}")
+    _exit_for(rep)
 
 
 def _header(file: str, game: int, rep: Replay, record: Record) -> str:
@@ -250,9 +288,14 @@ def show(
     unicode: UnicodeOption = False,
     territory: Annotated[bool, typer.Option("--territory", help="Mark owned empty points x / o.")] = False,
     rules: RulesOption = None,
+    format: PictureFormatOption = "text",
+    output: OutputOption = None,
 ) -> None:
     """Draw the position after a turn (by default, the end)."""
-    rep = _position(file, game, turn, rules)
+    _check_picture_format(format)
+    rep = _position(file, game, turn, rules, header=format == "text")
+    if format != "text":
+        _picture(rep, format, output, territory=territory)
     g = rep.game
     typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
     moves = g.moves
@@ -290,9 +333,17 @@ def score(
     game: GameOption = 1,
     unicode: UnicodeOption = False,
     rules: RulesOption = None,
+    format: PictureFormatOption = "text",
+    output: OutputOption = None,
 ) -> None:
     """Count the final position: stones, territory, komi, button, result."""
-    rep = _position(file, game, None, rules)
+    _check_picture_format(format)
+    rep = _position(file, game, None, rules, header=format == "text")
+    if format != "text":
+        counted = rep.game.score()
+        what = "result" if rep.game.is_over else "count so far"
+        notes = [f"Black {format_number(counted.black)}, White {format_number(counted.white)}: {what} {counted.result}"]
+        _picture(rep, format, output, territory=True, notes=notes)
     g = rep.game
     typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
     if not g.is_over:

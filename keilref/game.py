@@ -174,6 +174,12 @@ class Game(abc.ABC):
     def diagram(self, *, unicode: bool = False, territory: bool = False) -> str:
         """An ASCII (or Unicode) picture of the board."""
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, so a game shows itself in Jupyter."""
+        from keilref.svg import board
+
+        return board(self)
+
 
 class BoardGame(Game):
     """The state every array-backed engine keeps, and what follows from it.
