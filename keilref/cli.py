@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -27,6 +27,9 @@ from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
 from keilref.verdict import Replay, Status, replay
+
+if TYPE_CHECKING:
+    from keilref.html import HtmlReport
 
 EXIT_OK = 0
 """No game failed."""
@@ -119,16 +122,21 @@ def _check_rules(rules: str | None) -> None:
 @app.command()
 def check(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="text, jsonl, junit or github.")] = "text",
+    format: Annotated[str, typer.Option("--format", "-f", help="text, jsonl, junit, github or html.")] = "text",
     strict: Annotated[bool, typer.Option("--strict", help="Count unfinished games as failures.")] = False,
     rules: RulesOption = None,
     jobs: Annotated[
         Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
     ] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="With --format html: write the report to this file.")
+    ] = None,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
-    if format not in report.FORMATS:
-        fail(f"unknown format {format!r} (expected {', '.join(report.FORMATS)})")
+    if format not in report.FORMATS + ("html",):
+        fail(f"unknown format {format!r} (expected {', '.join(report.FORMATS + ('html',))})")
+    if output is not None and format != "html":
+        fail("--output is for --format html; the other formats go to stdout")
     _check_rules(rules)
     try:
         sources = expand_paths(paths)
@@ -138,6 +146,11 @@ def check(
     counts: Counter[str] = Counter()
     failed = False
     junit = report.JUnitWriter(lambda text: typer.echo(text, nl=False), strict=strict) if format == "junit" else None
+    page = None
+    if format == "html":
+        from keilref.html import HtmlReport
+
+        page = HtmlReport(rules=rules, strict=strict)
     with progress_bar(sources) as advance:
         for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
             counts[v.status.value] += 1
@@ -152,11 +165,26 @@ def check(
                     typer.echo(line)
             elif junit is not None:
                 junit.add(v)
+            elif page is not None:
+                page.add(v)
     if junit is not None:
         junit.close()
+    elif page is not None:
+        _write_page(page, output)
     elif format == "text":
         typer.echo(report.summary_line(counts, time.perf_counter() - started))
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def _write_page(page: HtmlReport, output: Path | None) -> None:
+    """The HTML report to its file (replaced whole, never half written) or to stdout."""
+    if output is None:
+        page.write(sys.stdout)
+        return
+    try:
+        page.write_file(output)
+    except OSError as e:
+        fail(f"{output}: cannot write: {e.strerror or e}")
 
 
 @contextlib.contextmanager

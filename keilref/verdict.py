@@ -7,6 +7,7 @@ it is the same for every rule family.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,6 +88,8 @@ class Verdict:
     """For a mismatch: what disagrees, in words."""
     other_results: tuple[tuple[str, str], ...] = field(default=())
     """For an ended game: ``(rules, result)`` under each sibling rule set."""
+    players: tuple[str | None, str | None] = (None, None)
+    """The ``Black`` and ``White`` tags, for reports that name the players."""
 
     @property
     def rule_sensitive(self) -> bool:
@@ -221,10 +224,11 @@ def adjudicate(
     if isinstance(item, RecordError):
         return error_verdict(item, file=file, game=game, line=line)
     record = item
+    players = (record.tag_value("Black"), record.tag_value("White"))
     try:
         setup = read_setup(record, rules=rules)
     except RecordError as e:
-        return error_verdict(e, file=file, game=game, line=record.line)
+        return dataclasses.replace(error_verdict(e, file=file, game=game, line=record.line), players=players)
     try:
         rep = replay(record, setup=setup)
     except RecordError as e:
@@ -241,6 +245,7 @@ def adjudicate(
             declared=setup.declared,
             warnings=setup.warnings,
             error=ReadError(e.message, e.line, e.column, e.source_line),
+            players=players,
         )
     g = rep.game
     base = dict(
@@ -253,6 +258,7 @@ def adjudicate(
         turns=g.turn,
         declared=setup.declared,
         warnings=setup.warnings,
+        players=players,
     )
     score = g.score()
     if rep.illegal is not None:
