@@ -35,7 +35,7 @@ from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, Rec
 from keilref.game import Game, new_game
 from keilref.record import Record
 from keilref.rules import ButtonRule, find_rules
-from keilref.setup import read_setup
+from keilref.setup import GameSetup, read_setup
 from keilref.verdict import Status, Verdict, replay
 
 FAILING_DETAIL_CAP = 200
@@ -245,11 +245,14 @@ class HtmlReport:
             parts.append(f'<p class="message">{_esc(_message(v))}</p>\n')
         if isinstance(item, Record):
             parts.append('<div class="boards">\n')
+            board = None
             try:
-                if want.failing:
-                    board = _fault_board(item, v, self._rules)
-                    if board is not None:
-                        parts.append(f'<figure class="fault">{board}</figure>\n')
+                board = _fault_board(item, v, self._rules) if want.failing else None
+            except KeilrefError:
+                pass  # the table and the message still say what is wrong
+            if board is not None:
+                parts.append(f'<figure class="fault">{board}</figure>\n')
+            try:
                 viewer = _viewer_data(item, v, self._rules)
             except KeilrefError:
                 viewer = None
@@ -280,12 +283,20 @@ def _fault_board(record: Record, v: Verdict, rules: str | None) -> str | None:
         )
     if v.status is Status.ERROR and v.rules is not None and v.error is not None:
         # The tags were read and the replay stopped at a token it could not play: show where.
-        rep = replay(record, rules=rules, stop=v.turns)
+        # Played by hand, not by replay(): a bad Removed tag must not stop the picture.
+        setup = read_setup(record, rules=rules)
+        game = _new_game(setup)
+        game.play_all(t.move for t in record.turns[: v.turns])
         if v.turns >= len(record.turns):
-            return svg.board(rep.game, size=480)
+            return svg.board(game, size=480)
         token = record.turns[v.turns].text
-        return svg.board(rep.game, size=480, notes=[f"turn {v.turns + 1} {token}: not a turn here"])
+        return svg.board(game, size=480, notes=[f"turn {v.turns + 1} {token}: not a turn here"])
     return None
+
+
+def _new_game(setup: GameSetup) -> Game:
+    button = None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
+    return new_game(setup.rules, setup.size, setup.komi, button)
 
 
 _CODES = {None: ".", Color.BLACK: "b", Color.WHITE: "w"}
@@ -312,14 +323,14 @@ def _viewer_data(record: Record, v: Verdict, rules: str | None) -> tuple[str, di
     if v.rules is None:
         return None
     setup = read_setup(record, rules=rules)
-    button = None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
-    game = new_game(setup.rules, setup.size, setup.komi, button)
+    game = _new_game(setup)
     lay = svg.layout_for(game)
     key = f"{game.rules.family}-{game.size}"
     start = _position(game)
     before = start
     turns: list[list[Any]] = []
     fault: int | None = None
+    removal = False
     names = game.points()
     for number, turn in enumerate(record.turns, 1):
         try:
@@ -342,13 +353,18 @@ def _viewer_data(record: Record, v: Verdict, rules: str | None) -> tuple[str, di
                 pass
             else:
                 now = _position(game)
-                turns.append(["removed by agreement", [x for p, (a, b) in enumerate(zip(before, now)) if a != b for x in (p, b)]])
+                changes = [x for p, (a, b) in enumerate(zip(before, now)) if a != b for x in (p, b)]
+                turns.append(["groups removed by agreement", changes])
+                removal = True
     layout = {
         "xy": [[round(x, 2), round(y, 2)] for x, y in lay.xy],
         "r": round(svg.STONE * svg.UNIT, 2),
     }
-    base = svg.board(new_game(setup.rules, setup.size, setup.komi, button), caption=False)
+    base = svg.board(_new_game(setup), caption=False)
     data: dict[str, Any] = {"layout": key, "start": start, "turns": turns, "base": base}
+    if removal:
+        # The last step is not a turn: the agreement the Removed tag records.
+        data["removal"] = True
     if fault is not None:
         data["fault"] = fault
         data["faultText"] = _message(v)
@@ -481,7 +497,10 @@ _SCRIPT = r"""
         });
       });
     }
-    text = t === 0 ? "start: no turn yet" : "turn " + t + " of " + (v.frames.length - 1) + ": " + v.g.turns[t - 1][0];
+    var played = v.g.turns.length - (v.g.removal ? 1 : 0);
+    if (t === 0) text = "start: no turn yet";
+    else if (t > played) text = "after turn " + played + " of " + played + ": " + v.g.turns[t - 1][0];
+    else text = "turn " + t + " of " + played + ": " + v.g.turns[t - 1][0];
     if (end && v.g.faultText) text += " — next, illegal: " + v.g.faultText;
     v.status.textContent = text;
     v.range.value = String(t);
