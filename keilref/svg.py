@@ -31,6 +31,7 @@ UNIT = 40.0
 STONE = 0.42
 """A stone's radius, as a share of :data:`UNIT`: neighbouring stones do not touch."""
 SQRT3_2 = math.sqrt(3) / 2
+CAPTION_FONT = 0.36 * UNIT
 
 BOARD_FILL = "#dcb35c"
 LINE = "#3b2a14"
@@ -285,6 +286,12 @@ def board(
     lines = (caption_lines(game, illegal) if caption else []) + list(notes)
     line_height = 0.55 * UNIT
     height += len(lines) * line_height
+    # A small board must not cut its caption: widen the picture to the longest line
+    # (0.58 em per character is generous for the sans-serif fonts named below).
+    text_width = max((len(text) for text in lines), default=0) * 0.58 * CAPTION_FONT + 0.4 * UNIT
+    if text_width > width:
+        x0 -= (text_width - width) / 2
+        width = text_width
     attrs = {
         "xmlns": "http://www.w3.org/2000/svg",
         "class": "keilref-board",
@@ -416,14 +423,15 @@ def board(
             {
                 "class": "caption",
                 "font-family": "DejaVu Sans, Helvetica, Arial, sans-serif",
-                "font-size": _num(0.36 * UNIT),
+                "font-size": _num(CAPTION_FONT),
                 "text-anchor": "middle",
                 "fill": "#111",
             },
         )
         base = lay.box[1] + lay.box[3]
+        middle = lay.box[0] + lay.box[2] / 2
         for i, text in enumerate(lines):
-            t = ET.SubElement(cap, "text", {"x": _num(x0 + width / 2), "y": _num(base + (i + 0.6) * line_height)})
+            t = ET.SubElement(cap, "text", {"x": _num(middle), "y": _num(base + (i + 0.6) * line_height)})
             t.text = text
     return ET.tostring(svg, encoding="unicode") + "\n"
 
