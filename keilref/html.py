@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from keilref import svg
-from keilref.check import STDIN, Source, read_source
+from keilref.check import STDIN
 from keilref.core import Color
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
 from keilref.game import Game, new_game
+from keilref.parser import read_game, split_games
 from keilref.record import Record
 from keilref.rules import ButtonRule, find_rules
 from keilref.setup import GameSetup, read_setup
@@ -218,11 +219,22 @@ class HtmlReport:
         found: dict[int, Record | RecordError] = {}
         for file, rows in by_file.items():
             last = max(rows)
-            for index, item in enumerate(read_source(Source(file)), 1):
-                if index in rows:
-                    found[rows[index]] = item
-                if index >= last:
-                    break
+            # Cut the file as the check did, and parse only the games wanted: cutting is cheap.
+            try:
+                with open(file, "rb") as stream:
+                    index = 0
+                    for piece in split_games(stream):
+                        if not piece.counts:
+                            continue
+                        index += 1
+                        if index in rows:
+                            item = read_game(piece, file)
+                            if item is not None:
+                                found[rows[index]] = item
+                        if index >= last:
+                            break
+            except OSError:
+                continue  # changed or gone since the check: those games go without boards
         return found
 
     def _section(

@@ -20,7 +20,11 @@ import pytest
 
 from cli_support import ROOT, run
 from keilref import Color, html
+from keilref.errors import RecordError
+from keilref.game import new_game
 from keilref.parser import parse_record
+from keilref.record import Record
+from keilref.setup import read_setup
 from keilref.verdict import replay
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
@@ -223,3 +227,42 @@ def test_arrow_keys_step_through_a_game(
     layer = viewer_layer(dom, row)
     assert count(layer, "stone black") == count(layer, "stone white") == 0
     assert "start: no turn yet" in dom
+
+
+def test_the_viewer_data_replays_every_game(tmp_path: Path, at_the_root: None) -> None:
+    """Applying each turn's changes to the start gives the position the referee reached, turn by turn."""
+    out = tmp_path / "games.html"
+    run("check", "records/games", "records/faults/yugo", "--format", "html", "-o", str(out))
+    page = out.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="keilref-data">(.*?)</script>', page, re.S)[1])
+    verdicts = verdicts_of("records/games") + verdicts_of("records/faults/yugo")
+    multi = [row for row, v in enumerate(verdicts, 1) if v["game"] != 1]
+    assert multi and all(str(row) in data["games"] for row in multi)
+    checked = 0
+    for row, v in enumerate(verdicts, 1):
+        g = data["games"].get(str(row))
+        if g is None:
+            continue
+        record = read_source_records(str(v["file"]))[int(str(v["game"])) - 1]
+        assert isinstance(record, Record)
+        setup = read_setup(record)
+        game = new_game(setup.rules, setup.size, setup.komi, None if setup.rules == "dehil" else setup.button)
+        position = list(g["start"])
+        for turn, (label, changes) in enumerate(g["turns"], 1):
+            for p, code in zip(changes[::2], changes[1::2]):
+                position[p] = code
+            if label == "groups removed by agreement":
+                assert setup.removed is not None
+                game.agree_removal(setup.removed)
+            else:
+                game.play(record.turns[turn - 1].move)
+                assert label.startswith(record.turns[turn - 1].text + " (")
+            assert "".join(position) == html._position(game), (v["file"], v["game"], turn)
+        checked += 1
+    assert checked == len(data["games"]) >= 10
+
+
+def read_source_records(file: str) -> list[Record | RecordError]:
+    from keilref.check import Source, read_source
+
+    return list(read_source(Source(file)))
