@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from keilref.core import Color
+from keilref.errors import KeilrefError
 from keilref.game import Game, new_game
 from keilref.geometry import HexGeometry, SquareGeometry
 from keilref.rules import ButtonRule
@@ -223,6 +224,26 @@ def before_last_turn(game: Game) -> Game:
     return earlier
 
 
+def captured_colours(game: Game) -> dict[str, Color]:
+    """The colour each stone the last turn captured had.
+
+    Replayed from the start where the moves lead to this very position; a
+    game set up from a diagram does not, and there the captured stones are
+    taken to be the other side's, as they always are outside Yugo.
+    """
+    guess = {name: game.to_move for name in game.last_captured}
+    try:
+        before = before_last_turn(game)
+        after = before.copy()
+        after.play(game.moves[-1])
+    except KeilrefError:
+        return guess
+    if any(after.stone_at(p) != game.stone_at(p) for p in game.points()):
+        return guess
+    colours = {name: before.stone_at(name) for name in game.last_captured}
+    return {name: c if c is not None else guess[name] for name, c in colours.items()}
+
+
 def _color_name(c: Color | None) -> str:
     return "nobody" if c is None else c.name.capitalize()
 
@@ -362,12 +383,10 @@ def board(
                 )
 
     if captured and game.moves and game.last_captured:
-        before = before_last_turn(game)
+        colours = captured_colours(game)
         faint = ET.SubElement(svg, "g", {"class": "captures"})
         for name in sorted(game.last_captured, key=geo.index.__getitem__):
-            was = before.stone_at(name)
-            if was is None:
-                continue
+            was = colours[name]
             x, y = lay.xy[geo.index[name]]
             ET.SubElement(
                 faint,

@@ -185,3 +185,30 @@ def test_unknown_picture_format_is_a_usage_error(at_the_root: None) -> None:
     result = run("show", "records/games/size5-keil-corner-ko.keil", "--format", "gif")
     assert result.exit_code == 2
     assert "unknown format 'gif'" in result.stderr
+
+
+def test_captures_in_a_game_set_up_from_a_diagram() -> None:
+    """No history to replay: the captured stones are the other side's, as in every Keil capture."""
+    from keilref import KeilGame
+
+    rng = random.Random(7)
+    for _ in range(200):
+        generated = random_game(rng, rules="keil", size=4)
+        game = new_game("keil", 4, generated.komi, True)
+        for move in generated.moves:
+            before = game.copy()
+            game.play(move)
+            if game.last_captured:
+                break
+        if game.last_captured:
+            break
+    else:
+        pytest.fail("no capture in 200 random games")
+    captured_side = before.to_move.other
+    start = KeilGame.from_diagram(before.diagram(), to_move=before.to_move)
+    start.play(game.moves[-1])
+    assert start.last_captured == game.last_captured
+    seen = classes(parse(svg.board(start)))
+    word = "black" if captured_side is Color.BLACK else "white"
+    assert seen[f"captured {word}"] == len(game.last_captured)
+    assert svg.captured_colours(start) == svg.captured_colours(game)
