@@ -126,11 +126,14 @@ class HtmlReport:
         if wanted:
             self._wanted.append(_Wanted(row, v, failing))
         link = f'<a href="#game={row}">{row}</a>' if wanted else str(row)
-        result_cells = f"<td>{_esc(v.computed or '–')}</td><td>{_esc(v.declared or '–')}</td>"
+        result_cells = (
+            f'<td data-label="computed">{_esc(v.computed or "–")}</td>'
+            f'<td data-label="declared">{_esc(v.declared or "–")}</td>'
+        )
         self._rows.write(
             f'<tr id="row-{row}" class="{"failing" if failing else "passing"}"><td>{link}</td>'
-            f"<td class=\"file\">{_esc(v.file)}</td><td>{v.game}</td><td>{_esc(_players(v))}</td>"
-            f"<td>{_status_cell(v.status)}</td>{result_cells}</tr>\n"
+            f'<td class="file">{_esc(v.file)}</td><td data-label="game">{v.game}</td>'
+            f"<td>{_esc(_players(v))}</td><td>{_status_cell(v.status)}</td>{result_cells}</tr>\n"
         )
 
     def write(self, out: IO[str]) -> None:
@@ -159,7 +162,7 @@ class HtmlReport:
                 f"{'are' if left != 1 else 'is'} in the table below, without a board "
                 f"(boards stop after {FAILING_DETAIL_CAP}, or the games came from standard input).</p>\n"
             )
-        out.write('<h2 id="games">Every game</h2>\n<div class="table-wrap"><table>\n')
+        out.write('<h2 id="games">Every game</h2>\n<div class="table-wrap"><table class="games">\n')
         out.write(
             "<thead><tr><th>#</th><th>file</th><th>game</th><th>players</th><th>status</th>"
             "<th>computed</th><th>declared</th></tr></thead>\n<tbody>\n"
@@ -437,7 +440,10 @@ td.file{overflow-wrap:anywhere;min-width:8rem}
 .controls button{font-size:1.1rem;min-width:2.6rem;min-height:2.4rem}
 .viewer:focus{outline:2px solid #4a6fa5;outline-offset:2px}
 .note{font-style:italic}
-@media (max-width:40rem){main{padding:0.4rem}table{font-size:0.8rem}th,td{padding:0.2rem 0.3rem}}
+@media (max-width:40rem){main{padding:0.4rem}table{font-size:0.85rem}th,td{padding:0.2rem 0.3rem}
+table.games thead{display:none}table.games tr{display:block;border-bottom:1px solid #ccc;padding:0.3rem 0}
+table.games td{display:inline-block;border:0}table.games td.file{display:block;min-width:0}
+table.games td[data-label]::before{content:attr(data-label) " ";color:#555}}
 </style>
 </head>
 <body>
