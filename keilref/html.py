@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from keilref import svg
 from keilref.check import STDIN
-from keilref.core import Color
+from keilref.core import Color, format_number
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
 from keilref.game import Game, new_game
 from keilref.parser import read_game, split_games
@@ -263,13 +263,13 @@ class HtmlReport:
             board = None
             try:
                 board = _fault_board(item, v, self._rules) if want.failing else None
-            except KeilrefError:
-                pass  # the table and the message still say what is wrong
+            except Exception:  # noqa: BLE001
+                pass  # a picture is never worth the report: the table and the message still say it
             if board is not None:
                 parts.append(f'<figure class="fault">{board}</figure>\n')
             try:
                 viewer = _viewer_data(item, v, self._rules)
-            except KeilrefError:
+            except Exception:  # noqa: BLE001
                 viewer = None
             if viewer is not None:
                 key, lay, data = viewer
@@ -294,7 +294,7 @@ def _fault_board(record: Record, v: Verdict, rules: str | None) -> str | None:
             rep.game,
             territory=True,
             size=480,
-            notes=[f"Black {counted.black:g}, White {counted.white:g}: {note}"],
+            notes=[f"Black {format_number(counted.black)}, White {format_number(counted.white)}: {note}"],
         )
     if v.status is Status.ERROR and v.rules is not None and v.error is not None:
         # The tags were read and the replay stopped at a token it could not play: show where.
@@ -371,12 +371,13 @@ def _viewer_data(record: Record, v: Verdict, rules: str | None) -> tuple[str, di
                 changes = [x for p, (a, b) in enumerate(zip(before, now)) if a != b for x in (p, b)]
                 turns.append(["groups removed by agreement", changes])
                 removal = True
+    # Shared by every game on the same board: the empty board, and where its points are.
     layout = {
         "xy": [[round(x, 2), round(y, 2)] for x, y in lay.xy],
         "r": round(svg.STONE * svg.UNIT, 2),
+        "base": svg.board(_new_game(setup), caption=False),
     }
-    base = svg.board(_new_game(setup), caption=False)
-    data: dict[str, Any] = {"layout": key, "start": start, "turns": turns, "base": base}
+    data: dict[str, Any] = {"layout": key, "start": start, "turns": turns}
     if removal:
         # The last step is not a turn: the agreement the Removed tag records.
         data["removal"] = True
@@ -534,7 +535,7 @@ _SCRIPT = r"""
     var id = root.getAttribute("data-game"), g = data.games[id];
     if (!g) return;
     var holder = root.querySelector(".viewer-board");
-    holder.innerHTML = g.base;
+    holder.innerHTML = data.layouts[g.layout].base;
     var svg = holder.querySelector("svg");
     var layer = el("g", {"class": "viewer-layer"}, svg);
     var v = {id: id, g: g, root: root, layer: layer, frames: frames(g), turn: 0,
