@@ -267,9 +267,13 @@ OutputOption = Annotated[
 ]
 
 
-def _check_picture_format(format: str) -> None:
+def _check_picture_format(format: str, output: Path | None) -> None:
     if format not in PICTURE_FORMATS:
         fail(f"unknown format {format!r} (expected {', '.join(PICTURE_FORMATS)})")
+    if output is not None and format == "text":
+        fail("--output is for --format svg or png; the text goes to stdout")
+    if output is None and format == "png" and sys.stdout.isatty():
+        fail("a PNG is not for the terminal: give -o FILE, or redirect the output")
 
 
 def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, notes: Sequence[str] = ()) -> NoReturn:
@@ -320,7 +324,7 @@ def show(
     output: OutputOption = None,
 ) -> None:
     """Draw the position after a turn (by default, the end)."""
-    _check_picture_format(format)
+    _check_picture_format(format, output)
     rep = _position(file, game, turn, rules, header=format == "text")
     if format != "text":
         _picture(rep, format, output, territory=territory)
@@ -365,7 +369,7 @@ def score(
     output: OutputOption = None,
 ) -> None:
     """Count the final position: stones, territory, komi, button, result."""
-    _check_picture_format(format)
+    _check_picture_format(format, output)
     rep = _position(file, game, None, rules, header=format == "text")
     if format != "text":
         counted = rep.game.score()

@@ -212,3 +212,19 @@ def test_captures_in_a_game_set_up_from_a_diagram() -> None:
     word = "black" if captured_side is Color.BLACK else "white"
     assert seen[f"captured {word}"] == len(game.last_captured)
     assert svg.captured_colours(start) == svg.captured_colours(game)
+
+
+def test_output_is_for_pictures(at_the_root: None) -> None:
+    result = run("show", "records/games/size5-keil-corner-ko.keil", "-o", "board.txt")
+    assert result.exit_code == 2
+    assert "--output is for --format svg or png" in result.stderr
+
+
+def test_svg_to_a_file(tmp_path: Path, at_the_root: None) -> None:
+    out = tmp_path / "board.svg"
+    result = run("show", "records/faults/illegal-superko.keil", "--format", "svg", "-o", str(out))
+    # A faulty record fails as in text form, and its picture marks the fault.
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    root = parse(out.read_text(encoding="utf-8"))
+    assert classes(root)["illegal"] == 1
