@@ -15,6 +15,7 @@ last turn a ring, an illegal point a cross, captured stones a dashed outline.
 
 from __future__ import annotations
 
+import functools
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -68,6 +69,7 @@ def _hex_xy(c: float, r: float) -> tuple[float, float]:
     return ((c - r / 2) * UNIT, -r * SQRT3_2 * UNIT)
 
 
+@functools.cache
 def hex_layout(geo: HexGeometry) -> Layout:
     """The hexagon: point ``(c, r)`` at ``x = c - r/2``, rows ``√3/2`` apart, row 1 at the bottom."""
     n = geo.size
@@ -101,6 +103,7 @@ def hex_layout(geo: HexGeometry) -> Layout:
     return _finish(xy, lines, outline, labels)
 
 
+@functools.cache
 def square_layout(geo: SquareGeometry) -> Layout:
     """The square: column ``a`` on the left, row 1 at the bottom, as the text diagram."""
     n = geo.size
@@ -142,7 +145,7 @@ def _hex_or_square(game: Game) -> HexGeometry | SquareGeometry:
     raise TypeError(f"no picture for a board of {type(game).__name__}")
 
 
-# --- pieces and marks, shared with the HTML report's viewer -----------------------
+# --- pieces and marks (the HTML report's viewer draws the same in its script) ------
 
 def crown_points(x: float, y: float) -> str:
     """A small crown centred on ``(x, y)``: what tells a king from a pawn."""
