@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -38,6 +38,9 @@ from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
 from keilref.printer import VerdictPrinter
 from keilref.verdict import Replay, Status, replay
+
+if TYPE_CHECKING:
+    from keilref.html import HtmlReport
 
 EXIT_OK = 0
 """No game failed."""
@@ -173,6 +176,9 @@ TurnOption = Annotated[
     Optional[int], typer.Option("--turn", min=0, metavar="N", help="Position after this turn (default: the end).")
 ]
 
+CHECK_FORMATS = (*report.FORMATS, "html")
+"""``check``'s formats: the streamed ones, and the HTML report written at the end."""
+
 JobsOption = Annotated[
     Optional[int],
     typer.Option(
@@ -237,7 +243,7 @@ def check(
         ),
     ] = None,
     format: Annotated[
-        str, typer.Option("--format", "-f", metavar="FORMAT", help=f"{', '.join(report.FORMATS)}.")
+        str, typer.Option("--format", "-f", metavar="FORMAT", help=f"{', '.join(CHECK_FORMATS)}.")
     ] = "text",
     strict: Annotated[
         bool, typer.Option("--strict", help="Count unfinished games and games with a warning as failures.")
@@ -247,9 +253,15 @@ def check(
     ] = False,
     rules: RulesOption = None,
     jobs: JobsOption = None,
+    output: Annotated[
+        Optional[Path],
+        typer.Option("--output", "-o", metavar="FILE", help="With --format html: write the report to this file."),
+    ] = None,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
-    format = _choose(format, report.FORMATS, "--format")
+    format = _choose(format, CHECK_FORMATS, "--format")
+    if output is not None and format != "html":
+        fail("--output is for --format html; the other formats go to stdout")
     rules = _check_rules(rules)
     if not paths:
         if sys.stdin.isatty():
@@ -265,15 +277,31 @@ def check(
     if not sources:
         raise typer.Exit(EXIT_USAGE)
     workers = _workers(jobs)
-    printer = VerdictPrinter(lambda text: typer.echo(text, nl=False), format, strict=strict, quiet=quiet)
+    page: HtmlReport | None = None
+    if format == "html":
+        from keilref.html import HtmlReport
+
+        page = HtmlReport(rules=rules, strict=strict)
+    # For a page the printer only counts (jsonl writes no summary of its own).
+    printer = VerdictPrinter(
+        lambda text: typer.echo(text, nl=False), "jsonl" if page else format, strict=strict, quiet=quiet
+    )
     interrupted = False
     try:
-        with Interrupts() as interrupts, progress_bar(sources) as advance:
+        # An HTML report to a file leaves the terminal free for a progress bar.
+        with Interrupts() as interrupts, progress_bar(sources, streaming=not (page and output)) as advance:
             for v in check_sources(sources, rules=rules, jobs=workers, on_progress=advance):
                 with interrupts.atomic():  # a verdict is counted and printed together
-                    printer.add(v)
+                    if page is not None:
+                        page.add(v)
+                        printer.count(v)
+                    else:
+                        printer.add(v)
     except KeyboardInterrupt:
         interrupted = True
+    if page is not None and not interrupted:
+        _write_page(page, output)
+        raise typer.Exit(EXIT_USAGE if missing else EXIT_FAILED if printer.failed else EXIT_OK)
     summary = printer.close(interrupted=interrupted)
     if interrupted and format != "text":
         typer.echo(f"keilref: {summary}", err=True)
@@ -282,6 +310,17 @@ def check(
     if missing:
         raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_FAILED if printer.failed else EXIT_OK)
+
+
+def _write_page(page: HtmlReport, output: Path | None) -> None:
+    """The HTML report to its file (replaced whole, never half written) or to stdout."""
+    if output is None:
+        page.write(sys.stdout)
+        return
+    try:
+        page.write_file(output)
+    except OSError as e:
+        fail(f"{output}: cannot write: {e.strerror or e}")
 
 
 @contextlib.contextmanager
@@ -347,12 +386,57 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
     return rep
 
 
-def _position(file: str, game: int, turn: int | None, rules: str | None) -> Replay:
+def _position(file: str, game: int, turn: int | None, rules: str | None, *, header: bool = True) -> Replay:
     """Load, replay and print the header line: what show, score and legal share."""
     record = _load(file, game)
     rep = _replay(file, record, game, turn, rules)
-    typer.echo(_header(file, game, rep, record))
+    if header:
+        typer.echo(_header(file, game, rep, record))
     return rep
+
+
+PICTURE_FORMATS = ("text", "svg", "png")
+PictureFormatOption = Annotated[
+    str,
+    typer.Option("--format", "-f", metavar="FORMAT", help="text, svg, or png (png needs: pip install 'keilref[png]')."),
+]
+OutputOption = Annotated[
+    Optional[Path],
+    typer.Option("--output", "-o", metavar="FILE", help="Write the picture to this file (default: stdout)."),
+]
+
+
+def _check_picture_format(format: str, output: Path | None) -> str:
+    """The chosen picture format, checked against ``--output`` and the terminal."""
+    format = _choose(format, PICTURE_FORMATS, "--format")
+    if output is not None and format == "text":
+        fail("--output is for --format svg or png; the text goes to stdout")
+    if output is None and format == "png" and sys.stdout.isatty():
+        fail("a PNG is not for the terminal: give -o FILE, or redirect the output")
+    return format
+
+
+def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, notes: Sequence[str] = ()) -> NoReturn:
+    """Write the position as SVG or PNG, then exit as the text form would."""
+    from keilref import svg
+
+    text = svg.board(rep.game, territory=territory, illegal=rep.illegal, notes=notes)
+    data = text.encode()
+    if format == "png":
+        try:
+            data = svg.to_png(text)
+        except svg.PngUnavailable as e:
+            fail(str(e))
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        try:
+            output.write_bytes(data)
+        except OSError as e:
+            fail(f"{output}: cannot write: {e.strerror or e}")
+    _exit_for(rep)
 
 
 def _header(file: str, game: int, rep: Replay, record: Record) -> str:
@@ -376,9 +460,14 @@ def show(
     unicode: UnicodeOption = False,
     territory: Annotated[bool, typer.Option("--territory", help="Mark owned empty points x / o.")] = False,
     rules: RulesOption = None,
+    format: PictureFormatOption = "text",
+    output: OutputOption = None,
 ) -> None:
     """Draw the position after a turn (by default, the end)."""
-    rep = _position(file, game, turn, rules)
+    format = _check_picture_format(format, output)
+    rep = _position(file, game, turn, rules, header=format == "text")
+    if format != "text":
+        _picture(rep, format, output, territory=territory)
     g = rep.game
     typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
     moves = g.moves
@@ -417,9 +506,17 @@ def score(
     turn: TurnOption = None,
     unicode: UnicodeOption = False,
     rules: RulesOption = None,
+    format: PictureFormatOption = "text",
+    output: OutputOption = None,
 ) -> None:
     """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
-    rep = _position(file, game, turn, rules)
+    format = _check_picture_format(format, output)
+    rep = _position(file, game, turn, rules, header=format == "text")
+    if format != "text":
+        counted = rep.game.score()
+        what = "result" if rep.game.is_over else "count so far"
+        notes = [f"Black {format_number(counted.black)}, White {format_number(counted.white)}: {what} {counted.result}"]
+        _picture(rep, format, output, territory=True, notes=notes)
     g = rep.game
     typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
     if not g.is_over:

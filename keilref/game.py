@@ -181,6 +181,12 @@ class Game:
             return f"<{where}, stopped: {self.score().result}; {player} may resume>"
         return f"<{where}, {player} to move>"
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, so a game shows itself in Jupyter."""
+        from keilref.svg import board
+
+        return board(self)
+
     # --- state -----------------------------------------------------------
     @property
     def turn(self) -> int:

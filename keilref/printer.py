@@ -34,11 +34,17 @@ class VerdictPrinter:
         self.failed = False
         """Whether any game failed so far."""
 
-    def add(self, v: Verdict) -> None:
+    def count(self, v: Verdict) -> bool:
+        """Count the verdict without writing it; whether the game fails."""
         self.counts[v.status.value] += 1
         self.warned += bool(v.warnings)
         fails = v.fails(strict=self._strict)
         self.failed |= fails
+        return fails
+
+    def add(self, v: Verdict) -> None:
+        """Count the verdict and write it (unless quiet and it passes)."""
+        fails = self.count(v)
         if self._quiet and not fails:
             return
         if self._junit is not None:

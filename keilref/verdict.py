@@ -111,6 +111,11 @@ class Verdict:
             return self.result_at
         return self.line, 1
 
+    @property
+    def players(self) -> tuple[str | None, str | None]:
+        """The ``Black`` and ``White`` tags, for reports that name the players."""
+        return self.black, self.white
+
     def fails(self, *, strict: bool = False) -> bool:
         """Whether this game fails a check; ``strict`` also fails unfinished
         games and games with a warning."""

@@ -16,3 +16,10 @@ class TextSnapshotExtension(SingleFileSnapshotExtension):
 
     _write_mode = WriteMode.TEXT
     file_extension = "txt"
+
+
+class SvgSnapshotExtension(SingleFileSnapshotExtension):
+    """Single-file SVG snapshots, named ``.svg`` so a reviewer opens them in a browser."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "svg"

@@ -1,0 +1,268 @@
+"""The HTML report: self-contained, and right in a real browser.
+
+The browser tests open the report of ``records/faults`` in headless
+Chromium and read the DOM after the page's script ran. They skip only when
+no browser is installed; with ``KEILREF_REQUIRE_BROWSER`` set (as CI sets
+it) a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from cli_support import ROOT, run
+from keilref import Color, html
+from keilref.errors import RecordError
+from keilref.game import new_game
+from keilref.parser import parse_record
+from keilref.record import Record
+from keilref.setup import read_setup
+from keilref.verdict import replay
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+
+
+def find_browser() -> str:
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path is not None:
+            return path
+    if os.environ.get("KEILREF_REQUIRE_BROWSER"):
+        pytest.fail(f"no browser found ({', '.join(BROWSERS)}), and KEILREF_REQUIRE_BROWSER is set")
+    pytest.skip("no headless browser installed (apt-get install chromium)")
+
+
+def dump_dom(url: str) -> str:
+    """The DOM after the page's scripts ran, as headless Chromium serialises it."""
+    browser = find_browser()
+    with tempfile.TemporaryDirectory() as profile:
+        done = subprocess.run(
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+                "--virtual-time-budget=5000",
+                "--dump-dom",
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "<html" in done.stdout
+    return done.stdout
+
+
+def verdicts_of(path: str) -> list[dict[str, object]]:
+    result = run("check", "--format", "jsonl", path)
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def faults_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, object]]]:
+    out = tmp_path_factory.mktemp("report") / "report.html"
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = run("check", "records/faults", "--format", "html", "-o", str(out))
+        verdicts = verdicts_of("records/faults")
+    finally:
+        os.chdir(here)
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    return out, verdicts
+
+
+def sections(page: str) -> dict[int, str]:
+    """Each game's section of the page, by its number in the report."""
+    found = re.findall(r'<section class="game" id="game-(\d+)">(.*?)</section>', page, re.S)
+    return {int(n): body for n, body in found}
+
+
+def viewer_layer(page: str, row: int) -> str:
+    start = page.index(f'data-game="{row}"')
+    layer = page.index('<g class="viewer-layer">', start)
+    return page[layer : page.index("</svg>", layer)]
+
+
+def count(text: str, cls: str) -> int:
+    return text.count(f'class="{cls}"')
+
+
+def stones_at(file: str, turn: int) -> tuple[int, int]:
+    record = parse_record((ROOT / file).read_text(encoding="utf-8"))
+    game = replay(record, stop=turn).game
+    return len(game.stones(Color.BLACK)), len(game.stones(Color.WHITE))
+
+
+# --- without a browser ----------------------------------------------------------
+
+
+def test_the_report_fetches_nothing(faults_report: tuple[Path, list[dict[str, object]]]) -> None:
+    page = faults_report[0].read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    # The SVG namespace is a name, not an address: nothing is fetched from it.
+    without_ns = page.replace("http://www.w3.org/2000/svg", "")
+    assert not re.search(r"https?://|<link|<img|<iframe|\bsrc=|@import|url\(", without_ns)
+    assert '<meta name="viewport"' in page
+
+
+def test_the_summary_and_table_count_every_status(faults_report: tuple[Path, list[dict[str, object]]]) -> None:
+    path, verdicts = faults_report
+    page = path.read_text(encoding="utf-8")
+    for status in ("ok", "unfinished", "mismatch", "illegal", "error"):
+        n = sum(1 for v in verdicts if v["status"] == status)
+        assert re.search(rf'class="status s-{status}">[^<]* {status}</span></td><td>{n}</td>', page), status
+    rows = re.findall(r'<tr id="row-(\d+)" class="(\w+)">(.*?)</tr>', page)
+    assert [int(r[0]) for r in rows] == list(range(1, len(verdicts) + 1))
+    for (_, kind, cells), v in zip(rows, verdicts):
+        assert f'<td class="file">{v["file"]}</td><td data-label="game">{v["game"]}</td>' in cells
+        assert f"s-{v['status']}" in cells and f" {v['status']}</span>" in cells
+        assert kind == "failing"
+
+
+def test_the_boards_stop_at_the_cap(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, at_the_root: None) -> None:
+    monkeypatch.setattr(html, "FAILING_DETAIL_CAP", 3)
+    out = tmp_path / "r.html"
+    run("check", "records/faults/yugo", "--format", "html", "-o", str(out), "--jobs", "1")
+    page = out.read_text(encoding="utf-8")
+    failing = len(verdicts_of("records/faults/yugo"))
+    assert len(sections(page)) == 3
+    assert f"{failing - 3} more failing games are in the table below, without a board" in page
+
+
+def test_output_is_only_for_html(at_the_root: None) -> None:
+    result = run("check", "records/games", "-o", "x.html")
+    assert result.exit_code == 2
+    assert "--output is for --format html" in result.stderr
+
+
+# --- in a browser ---------------------------------------------------------------
+
+
+def test_every_failing_game_is_listed_with_its_board(faults_report: tuple[Path, list[dict[str, object]]]) -> None:
+    path, verdicts = faults_report
+    dom = dump_dom(path.as_uri())
+    found = sections(dom)
+    failing = [(row, v) for row, v in enumerate(verdicts, 1) if v["status"] in ("mismatch", "illegal", "error")]
+    assert failing and len(found) == len(failing)
+    for row, v in failing:
+        body = found[row]
+        assert str(v["file"]) in body and f"game {v['game']}" in body
+        assert f" {v['status']}</span>" in body
+        if v["rules"] is None:
+            # Unreadable: no board, but the message and where.
+            err = v["error"]
+            assert isinstance(err, dict)
+            assert f"{err['line']}:{err['column']}: " in body
+            continue
+        assert '<figure class="fault"><svg' in body, v["file"]
+        figure = body[body.index('<figure class="fault">') : body.index("</figure>")]
+        illegal = v["illegal"]
+        if isinstance(illegal, dict):
+            on_board = illegal["reason"] != "off-board" and illegal["point"] not in ("pass", "button")
+            assert count(figure, "illegal") == (1 if on_board else 0), v["file"]
+            assert f"turn {illegal['turn']} {illegal['point']} is illegal: {illegal['reason']}" in figure
+        # The viewer was drawn by the script, at the last legal position
+        # (one step further where groups were removed by agreement).
+        turns = v["turns"]
+        assert isinstance(turns, int)
+        if "groups removed by agreement" in body:
+            assert f"after turn {turns} of {turns}: groups removed by agreement" in body
+            turns += 1
+        assert re.search(rf'data-game="{row}"[^>]*data-turn="{turns}"', body), v["file"]
+
+
+def test_the_viewer_opens_at_the_turn_in_the_address(faults_report: tuple[Path, list[dict[str, object]]]) -> None:
+    path, verdicts = faults_report
+    file = "records/faults/illegal-superko.keil"
+    row = next(i for i, v in enumerate(verdicts, 1) if v["file"] == file)
+    for turn in (0, 5, 17):
+        dom = dump_dom(f"{path.as_uri()}#game={row}&turn={turn}")
+        layer = viewer_layer(dom, row)
+        black, white = stones_at(file, turn)
+        assert (count(layer, "stone black"), count(layer, "stone white")) == (black, white), turn
+        assert re.search(rf'data-game="{row}"[^>]*data-turn="{turn}"', dom)
+        status = "start: no turn yet" if turn == 0 else f"turn {turn} of 30: "
+        assert status in dom
+
+
+def test_arrow_keys_step_through_a_game(
+    faults_report: tuple[Path, list[dict[str, object]]], tmp_path: Path
+) -> None:
+    path, verdicts = faults_report
+    file = "records/faults/illegal-suicide.keil"
+    row = next(i for i, v in enumerate(verdicts, 1) if v["file"] == file)
+    keys = ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft"]
+    press = "".join(f"document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{k}'}}));" for k in keys)
+    page = path.read_text(encoding="utf-8").replace("</body>", f"<script>{press}</script>\n</body>")
+    driven = tmp_path / "driven.html"
+    driven.write_text(page, encoding="utf-8")
+    dom = dump_dom(f"{driven.as_uri()}#game={row}&turn=10")
+    assert re.search(rf'data-game="{row}"[^>]*data-turn="12"', dom)
+    layer = viewer_layer(dom, row)
+    assert (count(layer, "stone black"), count(layer, "stone white")) == stones_at(file, 12)
+    assert count(layer, "last") == 1
+    # Home goes back to the empty board.
+    home = path.read_text(encoding="utf-8").replace(
+        "</body>", "<script>document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home'}));</script></body>"
+    )
+    driven.write_text(home, encoding="utf-8")
+    dom = dump_dom(f"{driven.as_uri()}#game={row}&turn=10")
+    layer = viewer_layer(dom, row)
+    assert count(layer, "stone black") == count(layer, "stone white") == 0
+    assert "start: no turn yet" in dom
+
+
+def test_the_viewer_data_replays_every_game(tmp_path: Path, at_the_root: None) -> None:
+    """Applying each turn's changes to the start gives the position the referee reached, turn by turn."""
+    out = tmp_path / "games.html"
+    run("check", "records/games", "records/faults/yugo", "--format", "html", "-o", str(out))
+    page = out.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="keilref-data">(.*?)</script>', page, re.S)[1])
+    verdicts = verdicts_of("records/games") + verdicts_of("records/faults/yugo")
+    multi = [row for row, v in enumerate(verdicts, 1) if v["game"] != 1]
+    assert multi and all(str(row) in data["games"] for row in multi)
+    checked = 0
+    for row, v in enumerate(verdicts, 1):
+        g = data["games"].get(str(row))
+        if g is None:
+            continue
+        record = read_source_records(str(v["file"]))[int(str(v["game"])) - 1]
+        assert isinstance(record, Record)
+        setup = read_setup(record)
+        game = new_game(setup.rules, setup.size, setup.komi, None if setup.rules == "dehil" else setup.button)
+        position = list(g["start"])
+        for turn, (label, changes) in enumerate(g["turns"], 1):
+            for p, code in zip(changes[::2], changes[1::2]):
+                position[p] = code
+            if label == "groups removed by agreement":
+                assert setup.removed is not None
+                game.agree_removal(setup.removed)
+            else:
+                game.play(record.turns[turn - 1].move)
+                assert label.startswith(record.turns[turn - 1].text + " (")
+            assert "".join(position) == html._position(game), (v["file"], v["game"], turn)
+        checked += 1
+    assert checked == len(data["games"]) >= 10
+
+
+def read_source_records(file: str) -> list[Record | RecordError]:
+    from keilref.check import Source, read_source
+
+    return list(read_source(Source(file)))
