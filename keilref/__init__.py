@@ -21,8 +21,10 @@ from keilref.rules import RuleSet, all_rules, find_rules, register
 # Importing a family registers its rule sets.
 from keilref.dehil import DEHIL, DehilGame
 from keilref.yugo import YUGO, YugoGame
+from keilref.verdict import IllegalTurn, ReadError, Status, Verdict
+from keilref.check import check_file, check_text
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Color",
@@ -51,6 +53,12 @@ __all__ = [
     "TagError",
     "Territory",
     "all_rules",
+    "check_file",
+    "check_text",
+    "IllegalTurn",
+    "ReadError",
+    "Status",
+    "Verdict",
     "find_rules",
     "register",
 ]

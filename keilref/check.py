@@ -9,16 +9,19 @@ the output is the same as a serial run's, byte for byte.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from keilref.errors import RecordError
+from keilref.rules import find_rules
 from keilref.parser import GameBytes, iter_games, read_game, split_games
 from keilref.record import Record
 from keilref.verdict import Verdict, adjudicate
@@ -182,23 +185,28 @@ def check_sources(
     jobs: int = 1,
     on_progress: Callable[[int], None] | None = None,
     parallel_threshold: int = PARALLEL_THRESHOLD,
+    executor: Executor | None = None,
 ) -> Iterator[Verdict]:
     """Every game's verdict, in input order, using up to ``jobs`` processes.
 
     ``on_progress`` is called with the number of input bytes each finished
     batch covered. Small inputs are checked in this process whatever
-    ``jobs`` says: the answer is the same, only sooner.
+    ``jobs`` says: the answer is the same, only sooner. With an
+    ``executor`` (such as a Dask cluster's), batches always go to it, and
+    ``jobs`` says how many workers it has.
     """
     sizes = [s.size() for s in sources]
     known = sum(s for s in sizes if s is not None)
-    if jobs <= 1 or (None not in sizes and known < parallel_threshold):
+    if executor is None and (jobs <= 1 or (None not in sizes and known < parallel_threshold)):
         for batch in _batches(sources):
             yield from check_batch(batch, rules)
             if on_progress is not None:
                 on_progress(batch.nbytes)
         return
-    window = jobs * IN_FLIGHT_PER_WORKER
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    window = max(jobs, 1) * IN_FLIGHT_PER_WORKER
+    # A given executor belongs to the caller: it is used, not shut down.
+    owned = ProcessPoolExecutor(max_workers=jobs) if executor is None else contextlib.nullcontext(executor)
+    with owned as pool:
         pending: deque[tuple[Future[list[Verdict]], int]] = deque()
         for batch in _batches(sources):
             pending.append((pool.submit(check_batch, batch, rules), batch.nbytes))
@@ -217,6 +225,36 @@ def _collect(
     if on_progress is not None:
         on_progress(nbytes)
     return verdicts
+
+
+def check_file(path: str | os.PathLike[str], rules: str | None = None) -> list[Verdict]:
+    """Every game's verdict in one record file, in order, as ``keilref check FILE`` gives them.
+
+    A module-level function of plain arguments, so it pickles and can be
+    mapped over many files by a process pool or a cluster. It has no side
+    effects, and bad input never raises: a game that cannot be read gets an
+    ``error`` verdict, and so does a file that cannot be read (one, at 1:1).
+    ``rules`` replays every game under that rule set, as ``--rules`` does;
+    an unknown name raises :class:`~keilref.errors.ConfigError`.
+    """
+    if rules is not None:
+        find_rules(rules)
+    return list(check_sources([Source(os.fspath(path))], rules=rules, jobs=1))
+
+
+def check_text(text: str | bytes, rules: str | None = None, *, filename: str = STDIN) -> list[Verdict]:
+    """Every game's verdict in ``text``, the contents of a record file.
+
+    ``filename`` is what the verdicts name as their file (standard input's
+    ``-`` by default). Bytes are read as a file's bytes are, so text that is
+    not valid UTF-8 gets the same error as on disk. Picklable and pure, like
+    :func:`check_file`.
+    """
+    if rules is not None:
+        find_rules(rules)
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    games = tuple(split_games(io.BytesIO(data)))
+    return check_batch(Batch(filename, 1, games, len(data)), rules)
 
 
 def default_jobs() -> int:

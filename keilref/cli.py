@@ -11,22 +11,23 @@ import errno
 import os
 import sys
 import time
+import types
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, NoReturn, Optional, Protocol
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperGroup
 
-from keilref import formatting, report
+from keilref import formatting, gitlab, github, report, sarif
 from keilref.check import PathError, Source, check_sources, default_jobs, expand_paths, read_source
 from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
-from keilref.verdict import Replay, Status, replay
+from keilref.verdict import Replay, Status, Verdict, replay
 
 EXIT_OK = 0
 """No game failed."""
@@ -119,11 +120,19 @@ def _check_rules(rules: str | None) -> None:
 @app.command()
 def check(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="text, jsonl, junit or github.")] = "text",
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="text, jsonl, junit, github, sarif or gitlab.")
+    ] = "text",
     strict: Annotated[bool, typer.Option("--strict", help="Count unfinished games as failures.")] = False,
     rules: RulesOption = None,
     jobs: Annotated[
         Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
+    ] = None,
+    scheduler: Annotated[
+        Optional[str],
+        typer.Option(
+            "--scheduler", metavar="ADDRESS", help="Check on the running Dask cluster there (needs keilref[dask])."
+        ),
     ] = None,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
@@ -134,29 +143,67 @@ def check(
         sources = expand_paths(paths)
     except PathError as e:
         fail(str(e))
+    cluster = _cluster(scheduler)
     started = time.perf_counter()
     counts: Counter[str] = Counter()
     failed = False
-    junit = report.JUnitWriter(lambda text: typer.echo(text, nl=False), strict=strict) if format == "junit" else None
+    writer = _writer(format, strict)
     with progress_bar(sources) as advance:
-        for v in check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance):
-            counts[v.status.value] += 1
-            failed |= v.status.failed or (strict and v.status is Status.UNFINISHED)
-            if format == "text":
-                typer.echo(report.text_line(v))
-            elif format == "jsonl":
-                typer.echo(report.json_line(v))
-            elif format == "github":
-                line = report.github_line(v, strict=strict)
-                if line is not None:
-                    typer.echo(line)
-            elif junit is not None:
-                junit.add(v)
-    if junit is not None:
-        junit.close()
+        if cluster is None:
+            verdicts = check_sources(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance)
+        else:
+            verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
+        try:
+            for v in verdicts:
+                counts[v.status.value] += 1
+                failed |= v.status.failed or (strict and v.status is Status.UNFINISHED)
+                if format == "text":
+                    typer.echo(report.text_line(v))
+                elif format == "jsonl":
+                    typer.echo(report.json_line(v))
+                elif writer is not None:
+                    writer.add(v)
+        except Exception as e:
+            if cluster is None or not isinstance(e, cluster.ClusterError):
+                raise
+            fail(str(e))
+    if writer is not None:
+        writer.close()
     elif format == "text":
         typer.echo(report.summary_line(counts, time.perf_counter() - started))
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+class _Writer(Protocol):
+    def add(self, v: Verdict) -> None: ...
+    def close(self) -> None: ...
+
+
+def _writer(format: str, strict: bool) -> _Writer | None:
+    """The writer of a whole-document or buffered format; ``None`` for text and jsonl."""
+    def out(text: str) -> None:
+        typer.echo(text, nl=False)
+
+    if format == "junit":
+        return report.JUnitWriter(out, strict=strict)
+    if format == "sarif":
+        return sarif.SarifWriter(out, strict=strict)
+    if format == "gitlab":
+        return gitlab.GitLabWriter(out, strict=strict)
+    if format == "github":
+        return github.GitHubWriter(out, strict=strict, summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None)
+    return None
+
+
+def _cluster(scheduler: str | None) -> types.ModuleType | None:
+    """``keilref.dask`` when a scheduler is given, or a one-line error if the extra is missing."""
+    if scheduler is None:
+        return None
+    try:
+        from keilref import dask as cluster
+    except ImportError as e:
+        fail(f"--scheduler needs Dask ({e.name or 'dask'} is not installed): pip install 'keilref[dask]'")
+    return cluster
 
 
 @contextlib.contextmanager

@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 from keilref.core import Color, Score, format_number
 from keilref.verdict import Status, Verdict
 
-FORMATS = ("text", "jsonl", "junit", "github")
+FORMATS = ("text", "jsonl", "junit", "github", "sarif", "gitlab")
 
 
 def text_line(v: Verdict) -> str:

@@ -87,6 +87,9 @@ class Verdict:
     """For a mismatch: what disagrees, in words."""
     other_results: tuple[tuple[str, str], ...] = field(default=())
     """For an ended game: ``(rules, result)`` under each sibling rule set."""
+    declared_at: tuple[int, int] | None = None
+    """Where the declared result is written, ``(line, column)``: what a mismatch
+    points at. Not part of the JSON schema."""
 
     @property
     def rule_sensitive(self) -> bool:
@@ -253,6 +256,7 @@ def adjudicate(
         turns=g.turn,
         declared=setup.declared,
         warnings=setup.warnings,
+        declared_at=_declared_at(record),
     )
     score = g.score()
     if rep.illegal is not None:
@@ -267,6 +271,14 @@ def adjudicate(
         other_results=_sibling_results(g, setup) if rep.ended else (),
         **base,  # type: ignore[arg-type]
     )
+
+
+def _declared_at(record: Record) -> tuple[int, int] | None:
+    """The result token if there is one (it is what ``declared`` reads), else the Result tag."""
+    if record.result is not None:
+        return record.result_line, record.result_column
+    tag = record.tag("Result")
+    return None if tag is None else (tag.line, tag.column)
 
 
 _CLAIM_NOUN = {ResultKind.RESIGN: "a resignation", ResultKind.TIME: "a loss on time", ResultKind.FORFEIT: "a forfeit"}
