@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -92,7 +93,7 @@ def cluster() -> Iterator[Any]:
         processes=True,
         host="127.0.0.1",
         dashboard_address=None,
-        silence_logs=True,
+        silence_logs=logging.ERROR,
     ) as c:
         yield c
 
