@@ -28,6 +28,7 @@ from dataclasses import replace
 
 import dask.bag as db
 from distributed import Client
+from distributed.comm.addressing import parse_address, parse_host_port
 
 from keilref.check import STDIN, PathError, Source, check_file, check_sources, expand_paths
 from keilref.rules import find_rules
@@ -105,6 +106,15 @@ def connect(address: str) -> Iterator[Client]:
     The connection timeout is Dask's own setting
     (``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``, 30 s by default).
     """
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as e:
+        # Checked before connecting: Dask's client would wait out its timeout first.
+        raise ClusterError(
+            f"{address!r} is not a scheduler address (expected HOST:PORT or tcp://HOST:PORT): {e}"
+        ) from None
     try:
         client = Client(address, set_as_default=False)
     except Exception as e:  # noqa: BLE001

@@ -230,3 +230,13 @@ def test_without_the_extra_scheduler_says_how_to_install_it() -> None:
     assert r.stderr == (
         "keilref: --scheduler needs Dask (distributed is not installed): pip install 'keilref[dask]'\n"
     )
+
+
+@needs_dask
+def test_a_malformed_address_is_refused_at_once() -> None:
+    r = _keilref("check", "--scheduler", "scheduler-host", "records/games")
+    assert r.returncode == 2
+    assert r.stderr == (
+        "keilref: 'scheduler-host' is not a scheduler address (expected HOST:PORT or tcp://HOST:PORT): "
+        "missing port number in address 'scheduler-host'\n"
+    )
