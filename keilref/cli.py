@@ -191,7 +191,12 @@ def _writer(format: str, strict: bool) -> _Writer | None:
     if format == "gitlab":
         return gitlab.GitLabWriter(out, strict=strict)
     if format == "github":
-        return github.GitHubWriter(out, strict=strict, summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None)
+        return github.GitHubWriter(
+            out,
+            strict=strict,
+            summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
+            warn=lambda message: typer.echo(f"keilref: {message}", err=True),
+        )
     return None
 
 

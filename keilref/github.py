@@ -39,8 +39,10 @@ class GitHubWriter:
         *,
         strict: bool = False,
         summary_path: str | None = None,
+        warn: Callable[[str], object] | None = None,
     ) -> None:
         self._write = write
+        self._warn = warn
         self._strict = strict
         self._summary_path = summary_path
         self._errors = 0
@@ -81,7 +83,12 @@ class GitHubWriter:
             first = False
             self._write(line)
         if more > 0 and self._summary_path:
-            self._write_summary()
+            try:
+                self._write_summary()
+            except OSError as e:
+                # The annotations are out and the exit code stands: a summary is an extra.
+                if self._warn is not None:
+                    self._warn(f"cannot write the job summary to {self._summary_path}: {e.strerror or e}")
         self._held.close()
         self._rows.close()
 

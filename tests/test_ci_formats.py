@@ -196,3 +196,15 @@ def test_github_without_a_summary_file_points_at_the_log(at_the_root: None, monk
     r = run("check", "--format", "github", "records/faults")
     errors = _annotations(r.stdout)
     assert errors[9].endswith("all are listed in the log)")
+
+
+def test_github_with_an_unwritable_summary_warns_in_one_line(
+    at_the_root: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "no-such-dir" / "summary.md"))
+    r = run("check", "--format", "github", "records/faults")
+    assert r.exit_code == 1
+    assert len(_annotations(r.stdout)) == 44
+    assert r.stderr.splitlines() == [
+        f"keilref: cannot write the job summary to {tmp_path / 'no-such-dir' / 'summary.md'}: No such file or directory"
+    ]
