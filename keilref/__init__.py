@@ -16,6 +16,9 @@ from keilref.errors import (
     TagError,
 )
 from keilref.game import Game, Group, Territory
+from keilref.reading import RecordSource, read_game, read_games
+from keilref.record import Record, Tag, Turn, TurnKind
+from keilref.writer import write_record, write_records
 from keilref.keil import KEIL, KEIL_2019, KeilGame, KeilRules
 from keilref.rules import RuleSet, all_rules, find_rules, register
 # Importing a family registers its rule sets.
@@ -43,15 +46,20 @@ __all__ = [
     "YUGO",
     "YugoGame",
     "Reason",
+    "Record",
     "RecordError",
+    "RecordSource",
     "RecordSyntaxError",
     "Result",
     "ResultKind",
     "RuleSet",
     "Score",
     "ScoreRow",
+    "Tag",
     "TagError",
     "Territory",
+    "Turn",
+    "TurnKind",
     "all_rules",
     "check_file",
     "check_text",
@@ -60,5 +68,9 @@ __all__ = [
     "Status",
     "Verdict",
     "find_rules",
+    "read_game",
+    "read_games",
     "register",
+    "write_record",
+    "write_records",
 ]

@@ -15,8 +15,17 @@ class Color(enum.IntEnum):
     WHITE = 2
     """White, who receives the komi."""
 
+    # An IntEnum prints as its number since Python 3.11; a player should
+    # print as ``Color.BLACK``, as its repr and a plain Enum do.
+    def __str__(self) -> str:
+        return f"Color.{self.name}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
     @property
     def other(self) -> Color:
+        """The opponent."""
         return Color(3 - self.value)
 
     @property
@@ -109,6 +118,7 @@ class Result:
 
     @classmethod
     def from_scores(cls, black: float, white: float) -> Result:
+        """The result of a counted game: the winner by the difference, or a draw."""
         if black == white:
             return cls(ResultKind.DRAW)
         winner = Color.BLACK if black > white else Color.WHITE
@@ -154,6 +164,7 @@ class Score:
     """Empty points that belong to nobody, where the family has territory."""
 
     def part(self, label: str) -> ScoreRow:
+        """The row called ``label`` (``KeyError`` if the family counts no such part)."""
         for row in self.rows:
             if row.label == label:
                 return row
@@ -161,39 +172,48 @@ class Score:
 
     @property
     def black(self) -> float:
+        """Black's total: every part, and the half point if Black has it."""
         half = 0.5 if self.half_point is Color.BLACK else 0.0
         return sum(r.black for r in self.rows) + half
 
     @property
     def white(self) -> float:
+        """White's total: every part, the komi, and the half point if White has it."""
         half = 0.5 if self.half_point is Color.WHITE else 0.0
         return sum(r.white for r in self.rows) + self.komi + half
 
     @property
     def result(self) -> Result:
+        """The result these totals give (``B+1.5``, ``Draw``)."""
         return Result.from_scores(self.black, self.white)
 
     @property
     def winner(self) -> Color | None:
+        """Who is ahead, or ``None`` for a draw."""
         return self.result.winner
 
     # Keil's parts by name, for readable tests and scripts.
     @property
     def button(self) -> Color | None:
+        """Keil: who holds the button (the half point), or ``None``."""
         return self.half_point
 
     @property
     def black_stones(self) -> int:
+        """Keil: Black's stones on the board."""
         return int(self.part("stones").black)
 
     @property
     def white_stones(self) -> int:
+        """Keil: White's stones on the board."""
         return int(self.part("stones").white)
 
     @property
     def black_territory(self) -> int:
+        """Keil: Black's territory."""
         return int(self.part("territory").black)
 
     @property
     def white_territory(self) -> int:
+        """Keil: White's territory."""
         return int(self.part("territory").white)

@@ -356,6 +356,7 @@ class DehilGame(BoardGame):
             elif g not in (".", "·"):
                 raise ValueError(f"unknown glyph {g!r} in diagram")
         game._to_move = int(to_move)
+        game._remember_start()
         return game
 
     # --- deciding a turn ----------------------------------------------------------
@@ -534,3 +535,4 @@ DEHIL = register(
         game_class=DehilGame,
     )
 )
+"""Dehil, on Keil's board, where groups score by cutting the board apart."""

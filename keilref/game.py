@@ -2,19 +2,26 @@
 
 ``Game(size=7, komi=6, rules="keil")`` returns an instance of the class the
 named rule set registers, so callers never need to know the family.
+
+``Game`` is an ordinary class, not an abstract one, so that a user's
+``keilref.Game(...)`` type-checks; the interface is enforced instead when a
+family's class is first instantiated (:func:`_missing_methods`).
 """
 
 from __future__ import annotations
 
-import abc
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from fractions import Fraction
+from typing import TYPE_CHECKING, Self
 
-from keilref.core import Color, Score
+from keilref.core import Color, Score, format_number
 from keilref.errors import IllegalMoveError
 from keilref.geometry import Geometry
-from keilref.rules import RuleSet, find_rules
+from keilref.rules import ButtonRule, RuleSet, find_rules
+
+if TYPE_CHECKING:
+    from keilref.record import Record
 
 
 @dataclass(frozen=True)
@@ -34,13 +41,28 @@ class Territory:
     owner: Color | None
 
 
-class Game(abc.ABC):
+class Game:
     """A game in progress under one rule set.
+
+    ``Game(size=7, komi=6, rules="keil", button=None)`` starts a game on the
+    empty board and returns the class the rule set registers (a
+    :class:`~keilref.KeilGame`, :class:`~keilref.YugoGame` or
+    :class:`~keilref.DehilGame`):
+
+    * ``size``: points per side (``None``: the rule set's default);
+    * ``komi``: added to White's score, a number or its record text (``"6.5"``);
+    * ``rules``: a registered rule set name (``keil``, ``keil-2019``, ``yugo``, ``dehil``);
+    * ``button``: whether the button is in play (``None``: the rule set's
+      default; only ``keil-2019`` allows ``False``).
+
+    A bad setting raises :class:`~keilref.ConfigError`.
 
     Turns are given in record notation: a point such as ``"g7"``, ``"pass"``
     or ``"button"``. :meth:`play` raises :class:`~keilref.InvalidMoveError`
     for a token that is not a move and :class:`~keilref.IllegalMoveError`
     (with its ``reason``) for one the rules forbid; the game is unchanged then.
+    :meth:`pop` takes the last turn back, :meth:`to_record` writes the game
+    as a record.
     """
 
     rules: RuleSet
@@ -52,55 +74,132 @@ class Game(abc.ABC):
     piece_prefixes: tuple[str, ...] = ("",)
     """Prefixes a placement may carry: ``("",)`` for stones, ``("", "K@")`` in Yugo."""
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Game:
+    def __new__(
+        cls,
+        size: int | None = None,
+        komi: float | int | str | Fraction = 0,
+        rules: str = "keil",
+        button: bool | None = None,
+    ) -> Game:
         if cls is Game:
-            # Game(size, komi, rules, button): the rules may come by position too.
-            rules = kwargs["rules"] if "rules" in kwargs else args[2] if len(args) > 2 else "keil"
             cls = find_rules(rules).game_class
+        if cls not in _COMPLETE:
+            missing = _missing_methods(cls)
+            if missing:
+                raise TypeError(f"{cls.__name__} does not implement Game: {', '.join(missing)}")
+            _COMPLETE.add(cls)
         return super().__new__(cls)
 
     # --- playing ---------------------------------------------------------
-    @abc.abstractmethod
     def play(self, move: str) -> None:
         """Play one turn, or raise without changing anything."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
     def check(self, move: str) -> IllegalMoveError | None:
         """The error :meth:`play` would raise for a well-formed ``move``, or ``None``."""
+        raise NotImplementedError
 
     def is_legal(self, move: str) -> bool:
+        """Whether :meth:`play` would accept the well-formed ``move`` now."""
         return self.check(move) is None
 
-    @abc.abstractmethod
     def legal_moves(self) -> list[str]:
         """Every legal turn: placements in point order, then ``button`` or ``pass``."""
+        raise NotImplementedError
 
     def play_all(self, moves: Iterable[str]) -> None:
+        """Play the turns in order; stops at the first that raises."""
         for move in moves:
             self.play(move)
 
-    @abc.abstractmethod
     def copy(self) -> Game:
         """An independent game in the same state, history included."""
+        raise NotImplementedError
+
+    def pop(self) -> str:
+        """Take the last turn back and return it (``IndexError`` if there is none).
+
+        Exact for every family: the game is replayed from its start without
+        that turn, so the superko history, the button, the captures and the
+        passes are those of the shorter game. That costs a replay (about a
+        millisecond for a long game); for searching, :meth:`copy` is cheaper.
+        A Yugo agreement on removal made after that turn goes with it.
+        """
+        moves = self.moves
+        if not moves:
+            raise IndexError("no turn to take back: no turn has been played")
+        start = self._start()
+        shorter = start.copy()
+        for move in moves[:-1]:
+            shorter.play(move)
+        state = vars(shorter)
+        state["_start_state"] = start
+        vars(self).clear()
+        vars(self).update(state)
+        return moves[-1]
+
+    def undo(self) -> str:
+        """The same as :meth:`pop`: take the last turn back and return it."""
+        return self.pop()
+
+    def _start(self) -> Game:
+        """The game before its first turn: a set-up position, or the empty board."""
+        start: Game | None = vars(self).get("_start_state")
+        if start is not None:
+            return start
+        rules = self.rules
+        button = None if rules.button is ButtonRule.ABSENT else self.button_in_play
+        return type(self)(size=self.size, komi=self.komi, rules=rules.name, button=button)
+
+    def _remember_start(self) -> None:
+        """Make the present position the one :meth:`pop` replays from (set-up positions)."""
+        vars(self)["_start_state"] = self.copy()
+
+    def to_record(self, tags: Mapping[str, str] | None = None, *, result: str | None = None) -> Record:
+        """The game as a record: its settings as tags, its turns, a result.
+
+        ``tags`` adds tags such as ``{"Black": "Ana", "Event": "Club night"}``
+        (a ``Rules``, ``Size``, ``Komi``, ``Button`` or ``Removed`` given
+        there must agree with the game). ``result`` is the result token
+        (default: the computed result once play has stopped, else ``*``).
+        :func:`keilref.write_record` writes the record; reading it back and
+        :meth:`~keilref.Record.replay` give this game's turns and position.
+        Raises ``ValueError`` for a game set up from a diagram (a record
+        starts from the empty board) or for a bad tag or result.
+        """
+        from keilref.history import game_record
+
+        return game_record(self, tags, result=result)
+
+    def __repr__(self) -> str:
+        komi = format_number(self.komi)
+        where = f"{type(self).__name__} {self.rules.name}, size {self.size}, komi {komi}, turn {self.turn}"
+        player = self.to_move.name.capitalize()
+        if self.is_final:
+            return f"<{where}, over: {self.score().result}>"
+        if self.is_over:
+            return f"<{where}, stopped: {self.score().result}; {player} may resume>"
+        return f"<{where}, {player} to move>"
 
     # --- state -----------------------------------------------------------
     @property
-    @abc.abstractmethod
     def turn(self) -> int:
         """Number of turns played so far."""
+        raise NotImplementedError
 
     @property
-    @abc.abstractmethod
-    def to_move(self) -> Color: ...
+    def to_move(self) -> Color:
+        """The player whose turn it is (``Color.BLACK`` or ``Color.WHITE``)."""
+        raise NotImplementedError
 
     @property
-    @abc.abstractmethod
     def is_over(self) -> bool:
         """Whether play has stopped, so that the position is counted as final.
 
         In Keil and Dehil no turn is legal after that. Yugo lets play resume
         once after its first double pass; its ``play`` handles that.
         """
+        raise NotImplementedError
 
     @property
     def is_final(self) -> bool:
@@ -109,43 +208,48 @@ class Game(abc.ABC):
         return self.is_over
 
     @property
-    @abc.abstractmethod
-    def button_holder(self) -> Color | None: ...
+    def button_holder(self) -> Color | None:
+        """Who took the button, or ``None`` (always ``None`` without a button)."""
+        raise NotImplementedError
 
     @property
-    @abc.abstractmethod
     def moves(self) -> tuple[str, ...]:
         """The turns played, in canonical notation."""
+        raise NotImplementedError
 
     @property
-    @abc.abstractmethod
     def last_captured(self) -> frozenset[str]:
         """Points whose stones the last turn removed."""
+        raise NotImplementedError
 
     @property
-    @abc.abstractmethod
     def prisoners(self) -> dict[Color, int]:
         """Stones each player has captured so far."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
-    def stone_at(self, point: str) -> Color | None: ...
+    def stone_at(self, point: str) -> Color | None:
+        """The colour of the stone (or piece) on ``point``, or ``None`` if it is empty."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
     def points(self) -> tuple[str, ...]:
         """Every point of the board, in index order."""
+        raise NotImplementedError
 
     def stones(self, color: Color) -> frozenset[str]:
+        """The points holding ``color``'s stones (or pieces)."""
         return frozenset(p for p in self.points() if self.stone_at(p) is color)
 
-    @abc.abstractmethod
-    def groups(self) -> list[Group]: ...
+    def groups(self) -> list[Group]:
+        """Every group on the board, as the rule set links stones."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
-    def territories(self) -> list[Territory]: ...
+    def territories(self) -> list[Territory]:
+        """Every territory and its owner (empty where the family has none)."""
+        raise NotImplementedError
 
-    @abc.abstractmethod
     def score(self) -> Score:
         """The count of the current position (final once :attr:`is_over`)."""
+        raise NotImplementedError
 
     def explain_score(self) -> list[str]:
         """Lines that show why the score is what it is, beyond the score table."""
@@ -170,9 +274,29 @@ class Game(abc.ABC):
 
         raise ConfigError(f"{type(self).__name__} cannot be scored under rules {rules!r}")
 
-    @abc.abstractmethod
     def diagram(self, *, unicode: bool = False, territory: bool = False) -> str:
         """An ASCII (or Unicode) picture of the board."""
+        raise NotImplementedError
+
+
+_INTERFACE = tuple(
+    name for name, value in vars(Game).items()
+    if not name.startswith("_") and (callable(value) or isinstance(value, property))
+)
+_OPTIONAL = frozenset({
+    "is_legal", "play_all", "pop", "undo", "to_record", "stones", "explain_score",
+    "agree_removal", "score_as", "is_final",
+})
+_COMPLETE: set[type] = set()
+"""Game classes already found to implement the whole interface."""
+
+
+def _missing_methods(cls: type) -> list[str]:
+    """The parts of the interface ``cls`` leaves to :class:`Game` (which only raises)."""
+    return [
+        name for name in _INTERFACE
+        if name not in _OPTIONAL and getattr(cls, name) is vars(Game)[name]
+    ]
 
 
 class BoardGame(Game):

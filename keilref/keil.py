@@ -47,6 +47,7 @@ class KeilRules(RuleSet):
         return w1 == color or w2 == color
 
     def empties_linked(self, w1: int, w2: int) -> bool:
+        """Are two adjacent empty points linked, given their wings' types?"""
         return self.loose_links or w1 == EMPTY or w2 == EMPTY
 
 
@@ -137,6 +138,7 @@ class KeilGame(BoardGame):
                 raise ConfigError("the button is not in play in this game")
             game._holder = int(button_holder)
             game._board[game._n] = 1
+        game._remember_start()
         return game
 
     # --- playing ---------------------------------------------------------
@@ -428,6 +430,7 @@ KEIL = register(
         loose_links=False,
     )
 )
+"""The designer's current wording of the Keil rules: whole komi, the button always in play."""
 
 KEIL_2019 = register(
     KeilRules(
@@ -443,3 +446,4 @@ KEIL_2019 = register(
         loose_links=True,
     )
 )
+"""The earlier wording of the Keil rules (December 2019): half komi, optional button, loose links."""

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from keilref.game import Game
 
 
 class TurnKind(enum.Enum):
@@ -95,5 +99,19 @@ class Record:
         return None
 
     def tag_value(self, name: str) -> str | None:
+        """The value of the tag named ``name``, or ``None``."""
         t = self.tag(name)
         return None if t is None else t.value
+
+    def replay(self, turn: int | None = None, *, rules: str | None = None) -> Game:
+        """The :class:`~keilref.Game` after the first ``turn`` turns (all by default).
+
+        Settings come from the tags (``rules`` overrides the ``Rules`` tag).
+        Raises :class:`~keilref.RecordError` for a bad tag or turn token,
+        :class:`~keilref.IllegalMoveError` for an illegal turn among those
+        replayed (``record.replay(turn=e.turn - 1)`` gives the position
+        before it) and ``ValueError`` for a ``turn`` out of range.
+        """
+        from keilref.history import replay_record
+
+        return replay_record(self, turn, rules=rules)

@@ -55,6 +55,7 @@ class RuleSet:
     """Whether a record may end with a ``Removed`` agreement (Yugo)."""
 
     def check_size(self, size: int) -> int:
+        """Return ``size`` if these rules allow it; a :class:`ConfigError` otherwise."""
         if not self.min_size <= size <= self.max_size:
             raise ConfigError(
                 f"size {size} is out of range for rules {self.name!r} "
@@ -63,6 +64,7 @@ class RuleSet:
         return size
 
     def parse_size(self, text: str) -> int:
+        """A size from record text, checked as :meth:`check_size` does."""
         if not (text.isascii() and text.isdigit()):
             raise ConfigError(f"size {text!r} is not a whole number")
         if len(text) > 3:  # before int(): a thousand digits must not cost a traceback
@@ -123,4 +125,5 @@ def find_rules(name: str) -> RuleSet:
 
 
 def all_rules() -> tuple[RuleSet, ...]:
+    """Every registered rule set, in the order registered."""
     return tuple(_REGISTRY.values())

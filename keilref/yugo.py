@@ -191,6 +191,7 @@ class YugoGame(BoardGame):
         game._clean = not any(
             not game._king[p] for _, members, libs in game._group_indices() if not libs for p in members
         )
+        game._remember_start()
         return game
 
     # --- playing ---------------------------------------------------------
@@ -510,10 +511,12 @@ class YugoGame(BoardGame):
         return bytes(t | (k << 2) for t, k in zip(self._board, self._king))
 
     def is_king(self, point: str) -> bool:
+        """Whether ``point`` holds a king (of either colour)."""
         p = self._index(point)
         return bool(self._board[p] and self._king[p])
 
     def kings(self, color: Color) -> frozenset[str]:
+        """The points holding ``color``'s kings."""
         names = self.geometry.names
         return frozenset(names[p] for p in range(self._n) if self._board[p] == color and self._king[p])
 
@@ -641,3 +644,4 @@ YUGO = register(
         agreed_removal=True,
     )
 )
+"""Yugo, Keil's elder sibling on a square board, with pawns and kings."""
