@@ -10,6 +10,7 @@ the output is the same as a serial run's, byte for byte.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import sys
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from keilref.errors import RecordError
 from keilref.rules import find_rules
@@ -33,6 +34,8 @@ BATCH_BYTES = 1 << 20
 PARALLEL_THRESHOLD = 256 * 1024
 """Below this many bytes of input, one process is faster than starting more."""
 IN_FLIGHT_PER_WORKER = 3
+
+_T = TypeVar("_T")
 
 
 class PathError(Exception):
@@ -159,9 +162,17 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
 
 def check_batch(batch: Batch, rules: str | None) -> list[Verdict]:
     """Parse and adjudicate one batch. Runs in a worker process, or inline."""
+    return [verdict for _, _, verdict in checked_games(batch, rules)]
+
+
+def checked_games(
+    batch: Batch, rules: str | None
+) -> Iterator[tuple[GameBytes | None, Record | None, Verdict]]:
+    """Each game of a batch: its bytes, its record (``None`` when it cannot be
+    read) and its verdict. For work that needs more of a game than its verdict."""
     if batch.failure is not None:
-        return [adjudicate(batch.failure, file=batch.file, game=batch.first_game)]
-    out = []
+        yield None, None, adjudicate(batch.failure, file=batch.file, game=batch.first_game)
+        return
     index = batch.first_game
     for piece in batch.games:
         item = read_game(piece, batch.file)
@@ -173,9 +184,8 @@ def check_batch(batch: Batch, rules: str | None) -> list[Verdict]:
             # A referee bug must cost one game its verdict, never the others theirs.
             fault = RecordError(f"internal error while checking this game: {type(e).__name__}: {e}", piece.first_line, 1)
             verdict = adjudicate(fault, file=batch.file, game=index, line=piece.first_line)
-        out.append(verdict)
+        yield piece, item if isinstance(item, Record) else None, verdict
         index += 1
-    return out
 
 
 def check_sources(
@@ -195,11 +205,38 @@ def check_sources(
     ``executor`` (such as a Dask cluster's), batches always go to it, and
     ``jobs`` says how many workers it has.
     """
+    work = functools.partial(check_batch, rules=rules)
+    for _, verdicts in map_batches(
+        sources,
+        work,
+        jobs=jobs,
+        on_progress=on_progress,
+        parallel_threshold=parallel_threshold,
+        executor=executor,
+    ):
+        yield from verdicts
+
+
+def map_batches(
+    sources: Sequence[Source],
+    work: Callable[[Batch], _T],
+    *,
+    jobs: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+    parallel_threshold: int = PARALLEL_THRESHOLD,
+    executor: Executor | None = None,
+) -> Iterator[tuple[Batch, _T]]:
+    """``work`` done on every batch of the sources, each batch with its result,
+    in input order, using up to ``jobs`` processes as :func:`check_sources` does.
+
+    ``work`` runs in worker processes, so it must be picklable: a module-level
+    function, or a :func:`functools.partial` of one.
+    """
     sizes = [s.size() for s in sources]
     known = sum(s for s in sizes if s is not None)
     if executor is None and (jobs <= 1 or (None not in sizes and known < parallel_threshold)):
         for batch in _batches(sources):
-            yield from check_batch(batch, rules)
+            yield batch, work(batch)
             if on_progress is not None:
                 on_progress(batch.nbytes)
         return
@@ -207,24 +244,24 @@ def check_sources(
     # A given executor belongs to the caller: it is used, not shut down.
     owned = ProcessPoolExecutor(max_workers=jobs) if executor is None else contextlib.nullcontext(executor)
     with owned as pool:
-        pending: deque[tuple[Future[list[Verdict]], int]] = deque()
+        pending: deque[tuple[Future[_T], Batch]] = deque()
         for batch in _batches(sources):
-            pending.append((pool.submit(check_batch, batch, rules), batch.nbytes))
+            pending.append((pool.submit(work, batch), batch))
             while len(pending) >= window:
-                yield from _collect(pending, on_progress)
+                yield _collect(pending, on_progress)
         while pending:
-            yield from _collect(pending, on_progress)
+            yield _collect(pending, on_progress)
 
 
 def _collect(
-    pending: deque[tuple[Future[list[Verdict]], int]],
+    pending: deque[tuple[Future[_T], Batch]],
     on_progress: Callable[[int], None] | None,
-) -> list[Verdict]:
-    future, nbytes = pending.popleft()
-    verdicts = future.result()
+) -> tuple[Batch, _T]:
+    future, batch = pending.popleft()
+    result = future.result()
     if on_progress is not None:
-        on_progress(nbytes)
-    return verdicts
+        on_progress(batch.nbytes)
+    return batch, result
 
 
 def check_file(path: str | os.PathLike[str], rules: str | None = None) -> list[Verdict]:

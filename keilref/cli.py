@@ -212,15 +212,15 @@ def _cluster(scheduler: str | None) -> types.ModuleType | None:
 
 
 @contextlib.contextmanager
-def progress_bar(sources: list[Source]) -> Iterator[Callable[[int], None] | None]:
+def progress_bar(sources: list[Source], *, streaming: bool = True) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr, only when a person is watching a terminal.
 
-    Not when the verdicts themselves go to that terminal: they show the
-    progress already, and a bar would be drawn in between them.
+    Not when the verdicts themselves go to that terminal (``streaming``):
+    they show the progress already, and a bar would be drawn in between them.
     """
     if (
         not sys.stderr.isatty()
-        or sys.stdout.isatty()
+        or (streaming and sys.stdout.isatty())
         or os.environ.get("CI")
         or os.environ.get("TERM") == "dumb"
     ):
@@ -438,6 +438,135 @@ def generate(
         if i > 1:
             typer.echo()
         typer.echo(write_record(to_record(g, event=f"keilref generate --seed {seed}, game {i}")), nl=False)
+
+
+@app.command()
+def stats(
+    paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
+    format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    plot: Annotated[
+        Optional[Path], typer.Option("--plot", help="Also draw the win rates and lengths to this SVG file.")
+    ] = None,
+    rules: RulesOption = None,
+    jobs: Annotated[
+        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
+    ] = None,
+) -> None:
+    """Statistics of an archive: results by rules, size and komi; lengths; fair komi."""
+    from keilref import stats_report
+    from keilref.stats import archive_stats
+
+    if format not in stats_report.STATS_FORMATS:
+        fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
+    _check_rules(rules)
+    try:
+        sources = expand_paths(paths)
+    except PathError as e:
+        fail(str(e))
+    with progress_bar(sources, streaming=False) as advance:
+        result = archive_stats(sources, rules=rules, jobs=jobs or default_jobs(), on_progress=advance)
+    if plot is not None:
+        from keilref.plot import write_plot
+
+        try:
+            write_plot(result, plot)
+        except OSError as e:
+            fail(f"{plot}: cannot write the plot: {e.strerror or e}", EXIT_FAILED)
+    typer.echo(stats_report.to_text(result) if format == "text" else stats_report.to_json(result), nl=False)
+
+
+@app.command(name="filter")
+def filter_games(
+    paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
+    status: Annotated[
+        Optional[list[str]], typer.Option("--status", help="Only games with this status; repeat for any of several.")
+    ] = None,
+    rules: Annotated[
+        Optional[list[str]], typer.Option("--rules", help="Only games under these rules; repeat for any of several.")
+    ] = None,
+    size: Annotated[
+        Optional[list[int]], typer.Option("--size", min=1, help="Only games of this size; repeat for any of several.")
+    ] = None,
+    player: Annotated[
+        Optional[list[str]],
+        typer.Option("--player", help="Only games where Black or White contains NAME (any case); repeat for all."),
+    ] = None,
+    tag: Annotated[
+        Optional[list[str]],
+        typer.Option("--tag", help="Only games with this tag and exact value, as Name=value; repeat for all."),
+    ] = None,
+    min_turns: Annotated[
+        int, typer.Option("--min-turns", min=0, help="Only games with at least this many turns replayed.")
+    ] = 0,
+    rule_sensitive: Annotated[
+        bool, typer.Option("--rule-sensitive", help="Only games whose winner differs under the sibling rule set.")
+    ] = False,
+    duplicates: Annotated[
+        bool, typer.Option("--duplicates", help="Only games with the rules, size and turns of an earlier one.")
+    ] = False,
+    unique: Annotated[
+        bool, typer.Option("--unique", help="Leave out games with the rules, size and turns of an earlier one.")
+    ] = False,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write the games to this file, not stdout.")
+    ] = None,
+    jobs: Annotated[
+        Optional[int], typer.Option("--jobs", "-j", min=1, help="Processes to use (default: all cores).")
+    ] = None,
+) -> None:
+    """Write the matching games verbatim, comments and all; say where each duplicate first appeared."""
+    from keilref.filter import Criteria, Repeats, run_filter
+
+    if duplicates and unique:
+        fail("--duplicates and --unique exclude each other")
+    if paths.count("-") > 1:
+        fail("standard input can be read only once")
+    known_statuses = [s.value for s in Status]
+    for s in status or []:
+        if s not in known_statuses:
+            fail(f"unknown status {s!r} (expected {', '.join(known_statuses)})")
+    for r in rules or []:
+        _check_rules(r)
+    tags = []
+    for t in tag or []:
+        name, eq, value = t.partition("=")
+        if not eq or not name:
+            fail(f"--tag {t!r} is not Name=value")
+        tags.append((name, value))
+    try:
+        sources = expand_paths(paths)
+    except PathError as e:
+        fail(str(e))
+    criteria = Criteria(
+        statuses=frozenset(status or ()),
+        rules=frozenset(rules or ()),
+        sizes=frozenset(size or ()),
+        players=tuple(player or ()),
+        tags=tuple(tags),
+        min_turns=min_turns,
+        rule_sensitive=rule_sensitive,
+    )
+    repeats = Repeats.DUPLICATES if duplicates else Repeats.UNIQUE if unique else Repeats.KEEP
+
+    def note(text: str) -> None:
+        typer.echo(f"keilref: {text}", err=True)
+
+    try:
+        out = open(output, "wb") if output is not None else contextlib.nullcontext(sys.stdout.buffer)
+    except OSError as e:
+        fail(f"{output}: cannot write: {e.strerror or e}")
+    with out as stream:
+        summary = run_filter(
+            sources, criteria, repeats=repeats, jobs=jobs or default_jobs(), out=stream, note=note
+        )
+        stream.flush()  # the games before the summary, on a terminal too
+    for message in summary.unreadable:
+        note(message)
+    what = f"{summary.written} of {summary.games} games written"
+    if repeats is not Repeats.KEEP:
+        what += f"; {summary.duplicates} duplicate{'' if summary.duplicates == 1 else 's'}"
+    note(what)
+    raise typer.Exit(EXIT_FAILED if summary.unreadable else EXIT_OK)
 
 
 @app.command(name="rules")

@@ -59,7 +59,7 @@ def run(command: str) -> str:
 
 def test_the_readme_has_examples_of_every_command() -> None:
     commands = {shlex.split(c)[1] for c, _ in examples()}
-    assert {"check", "show", "score", "legal", "fmt", "generate"} <= commands
+    assert {"check", "show", "score", "legal", "fmt", "generate", "stats", "filter"} <= commands
 
 
 @pytest.mark.parametrize("command,expected", examples(), ids=[c for c, _ in examples()])
