@@ -24,8 +24,10 @@ from keilref.rules import RuleSet, all_rules, find_rules, register
 # Importing a family registers its rule sets.
 from keilref.dehil import DEHIL, DehilGame
 from keilref.yugo import YUGO, YugoGame
+from keilref.verdict import IllegalTurn, ReadError, Status, Verdict
+from keilref.check import check_file, check_text
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Color",
@@ -59,6 +61,12 @@ __all__ = [
     "Turn",
     "TurnKind",
     "all_rules",
+    "check_file",
+    "check_text",
+    "IllegalTurn",
+    "ReadError",
+    "Status",
+    "Verdict",
     "find_rules",
     "read_game",
     "read_games",

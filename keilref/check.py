@@ -9,20 +9,23 @@ the output is the same as a serial run's, byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import io
 import os
 import signal
 import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
 from keilref.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.errors import RecordError
+from keilref.rules import find_rules
 from keilref.parser import GameBytes, iter_games, read_game, split_games
 from keilref.record import Record
 from keilref.verdict import Verdict, adjudicate
@@ -246,16 +249,24 @@ def check_sources(
     jobs: int = 1,
     on_progress: Callable[[int], None] | None = None,
     parallel_threshold: int = PARALLEL_THRESHOLD,
+    executor: Executor | None = None,
 ) -> Iterator[Verdict]:
     """Every game's verdict, in input order, using up to ``jobs`` processes.
 
     ``on_progress`` is called with the number of input bytes each finished
     batch covered. Small inputs are checked in this process whatever
-    ``jobs`` says: the answer is the same, only sooner.
+    ``jobs`` says: the answer is the same, only sooner. With an
+    ``executor`` (such as a Dask cluster's), batches always go to it, and
+    ``jobs`` says how many workers it has.
     """
     work = functools.partial(check_batch, rules=rules)
     for _, verdicts in map_batches(
-        sources, work, jobs=jobs, on_progress=on_progress, parallel_threshold=parallel_threshold
+        sources,
+        work,
+        jobs=jobs,
+        on_progress=on_progress,
+        parallel_threshold=parallel_threshold,
+        executor=executor,
     ):
         yield from verdicts
 
@@ -267,6 +278,7 @@ def map_batches(
     jobs: int = 1,
     on_progress: Callable[[int], None] | None = None,
     parallel_threshold: int = PARALLEL_THRESHOLD,
+    executor: Executor | None = None,
 ) -> Iterator[tuple[Batch, _T]]:
     """``work`` done on every batch of the sources, each batch with its result,
     in input order, using up to ``jobs`` processes as :func:`check_sources` does.
@@ -276,14 +288,20 @@ def map_batches(
     """
     sizes = [s.size() for s in sources]
     known = sum(s for s in sizes if s is not None)
-    if jobs <= 1 or (None not in sizes and known < parallel_threshold):
+    if executor is None and (jobs <= 1 or (None not in sizes and known < parallel_threshold)):
         for batch in _batches(sources):
             yield batch, work(batch)
             if on_progress is not None:
                 on_progress(batch.nbytes)
         return
-    window = jobs * IN_FLIGHT_PER_WORKER
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent) as pool:
+    window = max(jobs, 1) * IN_FLIGHT_PER_WORKER
+    # A given executor belongs to the caller: it is used, not shut down.
+    owned: contextlib.AbstractContextManager[Executor] = (
+        ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
+        if executor is None
+        else contextlib.nullcontext(executor)
+    )
+    with owned as pool:
         pending: deque[tuple[Future[_T], Batch]] = deque()
         try:
             for batch in _batches(sources):
@@ -295,13 +313,20 @@ def map_batches(
         except KeyboardInterrupt:
             # Ctrl-C: the batches in flight are no longer wanted, and
             # finishing them could take seconds.
-            _stop_now(pool)
+            _cancel(pending)
+            if isinstance(pool, ProcessPoolExecutor) and executor is None:
+                _stop_now(pool)
             raise
         except BaseException:
             # A reader that stopped reading: let the running batches end
             # (a worker stopped mid-reply would leave the pool unjoinable).
-            pool.shutdown(wait=False, cancel_futures=True)
+            _cancel(pending)
             raise
+
+
+def _cancel(pending: deque[tuple[Future[_T], Batch]]) -> None:
+    for future, _ in pending:
+        future.cancel()
 
 
 def _leave_interrupts_to_the_parent() -> None:
@@ -341,6 +366,36 @@ def bounded_jobs(requested: int | None) -> tuple[int, str | None]:
     if requested > cores:
         return cores, f"--jobs {requested} is more than the {cores} cores here: using {cores}"
     return requested, None
+
+
+def check_file(path: str | os.PathLike[str], rules: str | None = None) -> list[Verdict]:
+    """Every game's verdict in one record file, in order, as ``keilref check FILE`` gives them.
+
+    A module-level function of plain arguments, so it pickles and can be
+    mapped over many files by a process pool or a cluster. It has no side
+    effects, and bad input never raises: a game that cannot be read gets an
+    ``error`` verdict, and so does a file that cannot be read (one, at 1:1).
+    ``rules`` replays every game under that rule set, as ``--rules`` does;
+    an unknown name raises :class:`~keilref.errors.ConfigError`.
+    """
+    if rules is not None:
+        find_rules(rules)
+    return list(check_sources([Source(os.fspath(path))], rules=rules, jobs=1))
+
+
+def check_text(text: str | bytes, rules: str | None = None, *, filename: str = STDIN) -> list[Verdict]:
+    """Every game's verdict in ``text``, the contents of a record file.
+
+    ``filename`` is what the verdicts name as their file (standard input's
+    ``-`` by default). Bytes are read as a file's bytes are, so text that is
+    not valid UTF-8 gets the same error as on disk. Picklable and pure, like
+    :func:`check_file`.
+    """
+    if rules is not None:
+        find_rules(rules)
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    games = tuple(split_games(io.BytesIO(data)))
+    return check_batch(Batch(filename, 1, games, len(data)), rules)
 
 
 def default_jobs() -> int:

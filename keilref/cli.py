@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+import types
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
@@ -257,6 +258,12 @@ def check(
         Optional[Path],
         typer.Option("--output", "-o", metavar="FILE", help="With --format html: write the report to this file."),
     ] = None,
+    scheduler: Annotated[
+        Optional[str],
+        typer.Option(
+            "--scheduler", metavar="ADDRESS", help="Check on the running Dask cluster there (needs keilref[dask])."
+        ),
+    ] = None,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
     format = _choose(format, CHECK_FORMATS, "--format")
@@ -277,6 +284,7 @@ def check(
     if not sources:
         raise typer.Exit(EXIT_USAGE)
     workers = _workers(jobs)
+    cluster = _cluster(scheduler)
     page: HtmlReport | None = None
     if format == "html":
         from keilref.html import HtmlReport
@@ -284,13 +292,22 @@ def check(
         page = HtmlReport(rules=rules, strict=strict)
     # For a page the printer only counts (jsonl writes no summary of its own).
     printer = VerdictPrinter(
-        lambda text: typer.echo(text, nl=False), "jsonl" if page else format, strict=strict, quiet=quiet
+        lambda text: typer.echo(text, nl=False),
+        "jsonl" if page else format,
+        strict=strict,
+        quiet=quiet,
+        summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
+        warn=lambda message: typer.echo(f"keilref: {message}", err=True),
     )
     interrupted = False
     try:
         # An HTML report to a file leaves the terminal free for a progress bar.
         with Interrupts() as interrupts, progress_bar(sources, streaming=not (page and output)) as advance:
-            for v in check_sources(sources, rules=rules, jobs=workers, on_progress=advance):
+            if cluster is None:
+                verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
+            else:
+                verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
+            for v in verdicts:
                 with interrupts.atomic():  # a verdict is counted and printed together
                     if page is not None:
                         page.add(v)
@@ -299,6 +316,10 @@ def check(
                         printer.add(v)
     except KeyboardInterrupt:
         interrupted = True
+    except Exception as e:
+        if cluster is None or not isinstance(e, cluster.ClusterError):
+            raise
+        fail(str(e))
     if page is not None and not interrupted:
         _write_page(page, output)
         raise typer.Exit(EXIT_USAGE if missing else EXIT_FAILED if printer.failed else EXIT_OK)
@@ -321,6 +342,17 @@ def _write_page(page: HtmlReport, output: Path | None) -> None:
         page.write_file(output)
     except OSError as e:
         fail(f"{output}: cannot write: {e.strerror or e}")
+
+
+def _cluster(scheduler: str | None) -> types.ModuleType | None:
+    """``keilref.dask`` when a scheduler is given, or a one-line error if the extra is missing."""
+    if scheduler is None:
+        return None
+    try:
+        from keilref import dask as cluster
+    except ImportError as e:
+        fail(f"--scheduler needs Dask ({e.name or 'dask'} is not installed): pip install 'keilref[dask]'")
+    return cluster
 
 
 @contextlib.contextmanager

@@ -5,9 +5,37 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Protocol
 
-from keilref import report
+from keilref import gitlab, github, report, sarif
 from keilref.verdict import Verdict
+
+
+class DocumentWriter(Protocol):
+    """A format written as one document (or held back in part) rather than a line per game."""
+
+    def add(self, v: Verdict) -> None: ...
+    def close(self) -> None: ...
+
+
+def document_writer(
+    format: str,
+    write: Callable[[str], object],
+    *,
+    strict: bool = False,
+    summary_path: str | None = None,
+    warn: Callable[[str], object] | None = None,
+) -> DocumentWriter | None:
+    """The writer of a document format; ``None`` for the line formats (text, jsonl)."""
+    if format == "junit":
+        return report.JUnitWriter(write, strict=strict)
+    if format == "sarif":
+        return sarif.SarifWriter(write, strict=strict)
+    if format == "gitlab":
+        return gitlab.GitLabWriter(write, strict=strict)
+    if format == "github":
+        return github.GitHubWriter(write, strict=strict, summary_path=summary_path, warn=warn)
+    return None
 
 
 class VerdictPrinter:
@@ -18,14 +46,24 @@ class VerdictPrinter:
     warning.
     """
 
-    def __init__(self, write: Callable[[str], object], format: str, *, strict: bool = False, quiet: bool = False) -> None:
+    def __init__(
+        self,
+        write: Callable[[str], object],
+        format: str,
+        *,
+        strict: bool = False,
+        quiet: bool = False,
+        summary_path: str | None = None,
+        warn: Callable[[str], object] | None = None,
+    ) -> None:
         if format not in report.FORMATS:
             raise ValueError(f"unknown format {format!r}")
         self._write = write
         self._format = format
         self._strict = strict
-        self._quiet = quiet and format != "junit"
-        self._junit = report.JUnitWriter(write, strict=strict) if format == "junit" else None
+        self._quiet = quiet
+        # Document formats decide themselves what they list (JUnit: every game).
+        self._document = document_writer(format, write, strict=strict, summary_path=summary_path, warn=warn)
         self._started = time.perf_counter()
         self.counts: Counter[str] = Counter()
         """Games by status."""
@@ -45,26 +83,19 @@ class VerdictPrinter:
     def add(self, v: Verdict) -> None:
         """Count the verdict and write it (unless quiet and it passes)."""
         fails = self.count(v)
-        if self._quiet and not fails:
+        if self._quiet and not fails and self._format != "junit":  # a test report lists every test
             return
-        if self._junit is not None:
-            self._junit.add(v)
+        if self._document is not None:
+            self._document.add(v)
             return
-        lines: list[str] = []
-        if self._format == "text":
-            lines = [report.text_line(v), *report.warning_lines(v)]
-        elif self._format == "jsonl":
-            lines = [report.json_line(v)]
-        else:
-            annotation = report.github_line(v, strict=self._strict)
-            lines = [] if annotation is None else [annotation]
+        lines = [report.text_line(v), *report.warning_lines(v)] if self._format == "text" else [report.json_line(v)]
         for line in lines:
             self._write(line + "\n")
 
     def close(self, *, interrupted: bool = False) -> str:
-        """Finish the output (the text summary, the JUnit document); return the summary line."""
-        if self._junit is not None:
-            self._junit.close()
+        """Finish the output (the text summary, a document's end); return the summary line."""
+        if self._document is not None:
+            self._document.close()
         summary = report.summary_line(
             self.counts, time.perf_counter() - self._started, warned=self.warned, interrupted=interrupted
         )

@@ -19,7 +19,7 @@ from keilref.core import Color, Score, format_number
 from keilref.display import one_line
 from keilref.verdict import Status, Verdict
 
-FORMATS = ("text", "jsonl", "junit", "github")
+FORMATS = ("text", "jsonl", "junit", "github", "sarif", "gitlab")
 
 
 def text_line(v: Verdict) -> str:

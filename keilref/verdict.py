@@ -317,6 +317,7 @@ def adjudicate(
 
 
 def _result_at(record: Record) -> tuple[int, int] | None:
+    """The result token if there is one (it is what ``declared`` reads), else the Result tag."""
     if record.result is not None:
         return record.result_line, record.result_column
     tag = record.tag("Result")

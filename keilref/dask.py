@@ -1,0 +1,170 @@
+"""Checking on a Dask cluster: archives beyond what one machine checks in a coffee break.
+
+Two ways in, both giving exactly the verdicts of a local run:
+
+* :func:`check_bag` is the library's: a ``dask.bag`` of verdicts, one file
+  per element, built as Dask recommends for many files
+  (``from_sequence(paths).map(...)``), so no game is ever split between
+  partitions. The workers read the files themselves: the paths must name
+  the same files on every worker (a shared file system).
+* :func:`check_on_cluster` is what ``keilref check --scheduler ADDRESS``
+  runs: this process cuts the files into batches of games, exactly as a
+  local ``--jobs`` run does, and the cluster's workers parse and judge them.
+  The workers need no access to the files, large files are spread too, and
+  verdicts come back in input order as they are ready.
+
+Needs the ``dask`` extra (``pip install 'keilref[dask]'``) here and on
+every worker.
+"""
+
+# This module is keilref.dask; the imports below are absolute, so "dask"
+# always means the Dask package, never this module.
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
+
+import dask.bag as db
+from distributed import Client
+from distributed.comm.addressing import parse_address, parse_host_port
+
+from keilref.check import STDIN, PathError, Source, check_file, check_sources, expand_paths
+from keilref.rules import find_rules
+from keilref.verdict import Verdict
+
+WAIT_FOR_WORKERS = 30.0
+"""Seconds to wait for a first worker when the scheduler has none."""
+
+_GLOB_CHARACTERS = frozenset("*?[")
+
+
+class ClusterError(Exception):
+    """The cluster cannot be reached, has no workers, or failed during a check."""
+
+
+def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
+    """The record files to check, sorted as ``keilref check`` would take them.
+
+    A string with ``*``, ``?`` or ``[`` is a glob pattern (``**`` reaches into
+    subdirectories); other paths are files, or directories searched for
+    ``*.keil``. Raises :class:`~keilref.check.PathError` when nothing is found.
+    """
+    if isinstance(paths_or_glob, (str, os.PathLike)):
+        given = os.fspath(paths_or_glob)
+        if _GLOB_CHARACTERS & set(given):
+            import glob
+
+            files = [f for f in sorted(glob.glob(given, recursive=True)) if os.path.isfile(f)]
+            if not files:
+                raise PathError(f"{given}: no file matches")
+            return files
+        paths = [given]
+    else:
+        paths = [os.fspath(p) for p in paths_or_glob]
+    if STDIN in paths:
+        raise PathError("standard input cannot be read by a cluster's workers; give files")
+    return [s.name for s in expand_paths(paths)]
+
+
+def check_located(item: tuple[str, str], rules: str | None = None) -> list[Verdict]:
+    """:func:`~keilref.check.check_file` on ``item[0]``, the verdicts naming the file ``item[1]``.
+
+    Workers may run in another directory: they read the absolute path, and
+    the verdicts name the file as the user gave it, as a local run does.
+    """
+    path, name = item
+    return [v if v.file == name else replace(v, file=name) for v in check_file(path, rules)]
+
+
+def check_bag(
+    paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    rules: str | None = None,
+    *,
+    npartitions: int | None = None,
+) -> db.Bag:
+    """A ``dask.bag`` of every game's :class:`~keilref.verdict.Verdict`, files in order.
+
+    Nothing runs until the bag is computed, on whatever scheduler is in use
+    (a :class:`distributed.Client` once one is made). Each file is checked
+    whole by one task, so a bag's element order is a local run's order.
+    ``npartitions`` is passed to :func:`dask.bag.from_sequence` (by default
+    one file per partition up to 100 files, then 100 partitions).
+    """
+    if rules is not None:
+        find_rules(rules)
+    items = [(os.path.abspath(name), name) for name in find_files(paths_or_glob)]
+    bag: db.Bag = db.from_sequence(items, npartitions=npartitions).map(check_located, rules=rules).flatten()
+    return bag
+
+
+@contextlib.contextmanager
+def connect(address: str) -> Iterator[Client]:
+    """A client of the running scheduler at ``address``, closed on leaving.
+
+    The connection timeout is Dask's own setting
+    (``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT``, 30 s by default).
+    """
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as e:
+        # Checked before connecting: Dask's client would wait out its timeout first.
+        raise ClusterError(
+            f"{address!r} is not a scheduler address (expected HOST:PORT or tcp://HOST:PORT): {e}"
+        ) from None
+    try:
+        client = Client(address, set_as_default=False)
+    except Exception as e:  # noqa: BLE001
+        # Dask raises OSError, TimeoutError or ValueError depending on how the address fails.
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {_words(e)}") from None
+    try:
+        yield client
+    finally:
+        with contextlib.suppress(Exception):
+            client.close()
+
+
+def check_on_cluster(
+    sources: Sequence[Source],
+    address: str,
+    *,
+    rules: str | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> Iterator[Verdict]:
+    """Every game's verdict, in input order, computed by the cluster at ``address``.
+
+    The same batches and the same function as a local run
+    (:func:`~keilref.check.check_sources`), so the same verdicts in the
+    same order. Raises :class:`ClusterError`, with one line saying why, when
+    the cluster cannot be reached or fails on the way.
+    """
+    with connect(address) as client:
+        threads = sum(client.nthreads().values())
+        if threads == 0:
+            try:
+                client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
+            except Exception:  # noqa: BLE001
+                raise ClusterError(
+                    f"the Dask scheduler at {address} has no workers (waited {WAIT_FOR_WORKERS:.0f} s)"
+                ) from None
+            threads = sum(client.nthreads().values())
+        executor = client.get_executor(pure=False)
+        try:
+            yield from check_sources(
+                sources, rules=rules, jobs=threads, on_progress=on_progress, executor=executor
+            )
+        except Exception as e:  # noqa: BLE001
+            # check_batch keeps every game's fault to its verdict: what reaches here is the cluster's.
+            hint = " (is keilref installed on every worker?)" if isinstance(e, ImportError) else ""
+            raise ClusterError(f"the Dask cluster at {address} failed: {_words(e)}{hint}") from None
+
+
+def _words(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+__all__ = ["ClusterError", "check_bag", "check_located", "check_on_cluster", "connect", "find_files"]
