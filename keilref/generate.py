@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from keilref.core import format_number
 from keilref.errors import IllegalMoveError
 from keilref.game import Game, new_game
-from keilref.record import Record, Tag, Turn, TurnKind
+from keilref.record import Record, Tag, Turn
 from keilref.rules import ButtonRule, find_rules
 
 
@@ -130,14 +130,7 @@ def to_record(game: GeneratedGame, *, event: str) -> Record:
     if find_rules(game.rules).button is ButtonRule.OPTIONAL:
         tags.append(Tag("Button", "yes" if game.button else "no"))
     tags.append(Tag("Result", game.result))
-    turns = tuple(_turn(m) for m in game.moves)
+    turns = tuple(Turn.of(m) for m in game.moves)
     return Record(tags=tuple(tags), turns=turns, result=game.result)
 
 
-def _turn(move: str) -> Turn:
-    if move == "pass":
-        return Turn(move, TurnKind.PASS)
-    if move == "button":
-        return Turn(move, TurnKind.BUTTON)
-    piece, _, point = move.rpartition("@")
-    return Turn(move, TurnKind.PLACE, point=point, piece=piece or None)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from keilref.core import Reason, Result, format_number
 from keilref.errors import IllegalMoveError
 from keilref.game import Game
-from keilref.record import Record, Tag, Turn, TurnKind
+from keilref.record import Record, Tag, Turn
 from keilref.rules import ButtonRule
 from keilref.writer import canonical_tags
 
@@ -65,7 +65,7 @@ def game_record(game: Game, tags: Mapping[str, str] | None = None, *, result: st
         tags=canonical_tags(
             (*(Tag(name, value) for name, value in settings), *(Tag(name, value) for name, value in given.items()))
         ),
-        turns=tuple(_turn(move) for move in game.moves),
+        turns=tuple(Turn.of(move) for move in game.moves),
         result=result,
     )
     _check_replays(game, record)
@@ -83,15 +83,6 @@ def _setting_tags(game: Game) -> list[tuple[str, str]]:
         order = {p: i for i, p in enumerate(game.points())}
         out.append(("Removed", " ".join(sorted(removed, key=order.__getitem__))))
     return out
-
-
-def _turn(move: str) -> Turn:
-    if move == "pass":
-        return Turn(move, TurnKind.PASS)
-    if move == "button":
-        return Turn(move, TurnKind.BUTTON)
-    piece, _, point = move.rpartition("@")
-    return Turn(move, TurnKind.PLACE, point=point, piece=piece or None)
 
 
 def _check_replays(game: Game, record: Record) -> None:

@@ -72,6 +72,16 @@ class Turn:
         """The token as written, falling back to the canonical one."""
         return self.written or self.move
 
+    @staticmethod
+    def of(move: str) -> Turn:
+        """The turn a game's move token stands for (``g7``, ``K@d4``, ``pass``, ``button``)."""
+        if move == "pass":
+            return Turn(move, TurnKind.PASS)
+        if move == "button":
+            return Turn(move, TurnKind.BUTTON)
+        piece, _, point = move.rpartition("@")
+        return Turn(move, TurnKind.PLACE, point=point, piece=piece or None)
+
 
 @dataclass(frozen=True, slots=True)
 class Record:
