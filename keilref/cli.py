@@ -351,7 +351,8 @@ def _cluster(scheduler: str | None) -> types.ModuleType | None:
     try:
         from keilref import dask as cluster
     except ImportError as e:
-        fail(f"--scheduler needs Dask ({e.name or 'dask'} is not installed): pip install 'keilref[dask]'")
+        missing = (e.name or "dask").partition(".")[0]
+        fail(f"--scheduler needs Dask ({missing} is not installed): pip install 'keilref[dask]'")
     return cluster
 
 

@@ -218,9 +218,10 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2() -> None:
 
 
 def test_without_the_extra_scheduler_says_how_to_install_it() -> None:
-    # None in sys.modules makes the import fail, as if distributed were not installed.
+    # None in sys.modules makes the imports fail, as if the extra were not
+    # installed, whether or not it is here.
     code = (
-        "import sys; sys.modules['distributed'] = None; "
+        "import sys; sys.modules['dask'] = None; sys.modules['distributed'] = None; "
         "sys.argv = ['keilref', 'check', '--scheduler', '127.0.0.1:8786', 'records/games']; "
         "from keilref.cli import main; main()"
     )
@@ -228,7 +229,7 @@ def test_without_the_extra_scheduler_says_how_to_install_it() -> None:
     assert r.returncode == 2
     assert r.stdout == ""
     assert r.stderr == (
-        "keilref: --scheduler needs Dask (distributed is not installed): pip install 'keilref[dask]'\n"
+        "keilref: --scheduler needs Dask (dask is not installed): pip install 'keilref[dask]'\n"
     )
 
 
