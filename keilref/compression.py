@@ -16,6 +16,7 @@ from __future__ import annotations
 import bz2
 import enum
 import gzip
+import importlib
 import io
 import lzma
 import zlib
@@ -171,8 +172,10 @@ class _ZstdReader:
 
 
 def _open_zstd(path: str) -> _ZstdReader:
+    # Imported by name so that a type check of a program using keilref does
+    # not need the optional package installed.
     try:
-        import zstandard
+        zstandard = importlib.import_module("zstandard")
     except ImportError:
         raise OSError(
             "reading .zst files needs the zstandard package: pip install 'keilref[zstd]'"
