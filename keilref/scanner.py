@@ -60,13 +60,25 @@ def _turn_maker() -> Callable[[str, TurnKind, str | None, str | None, tuple[Comm
     """How to make a :class:`Turn` quickly.
 
     A frozen dataclass sets each field through ``object.__setattr__``, which
-    is most of the cost of reading a well-formed game. A plain ``Turn`` with
-    no ``__slots__`` or ``__post_init__`` is nothing but its ``__dict__``, so
-    the turn is made by filling that in directly; the result is checked
-    here against the constructor's, and the constructor is used whenever the
+    is most of the cost of reading a well-formed game. A slotted ``Turn``
+    with no ``__post_init__`` is nothing but its slots, so the turn is made
+    by filling each slot through its descriptor. The result is checked here
+    against the constructor's, and the constructor is used whenever the
     class is not exactly that.
     """
-    new, set_dict = object.__new__, object.__setattr__
+    slots = vars(Turn).get("__slots__")
+    if (
+        tuple(f.name for f in dataclasses.fields(Turn)) != _TURN_FIELDS
+        or hasattr(Turn, "__post_init__")
+        or slots is None
+        or tuple(slots) != _TURN_FIELDS
+        or len(Turn.__mro__) != 2  # no base class with slots or state of its own
+    ):
+        return Turn
+    new = object.__new__
+    move_, kind_, point_, piece_, comments_, written_, numbered_, line_, column_ = (
+        vars(Turn)[name].__set__ for name in _TURN_FIELDS
+    )
 
     def make(
         move: str,
@@ -80,32 +92,21 @@ def _turn_maker() -> Callable[[str, TurnKind, str | None, str | None, tuple[Comm
         column: int,
     ) -> Turn:
         turn = new(Turn)
-        set_dict(
-            turn,
-            "__dict__",
-            {
-                "move": move,
-                "kind": kind,
-                "point": point,
-                "piece": piece,
-                "comments": comments,
-                "written": written,
-                "numbered": numbered,
-                "line": line,
-                "column": column,
-            },
-        )
+        move_(turn, move)
+        kind_(turn, kind)
+        point_(turn, point)
+        piece_(turn, piece)
+        comments_(turn, comments)
+        written_(turn, written)
+        numbered_(turn, numbered)
+        line_(turn, line)
+        column_(turn, column)
         return turn
 
     args = ("K@a1", _PLACE, "a1", "K", (Comment("c"),), "K@A1", True, 2, 3)
-    if (
-        tuple(f.name for f in dataclasses.fields(Turn)) == _TURN_FIELDS
-        and not hasattr(Turn, "__post_init__")
-        and "__slots__" not in vars(Turn)
-    ):
-        made, built = make(*args), Turn(*args)
-        if vars(made) == vars(built) and list(vars(made)) == list(vars(built)) and made == built:
-            return make
+    made, built = make(*args), Turn(*args)
+    if all(getattr(made, name) is getattr(built, name) for name in _TURN_FIELDS) and made == built:
+        return make
     return Turn
 
 

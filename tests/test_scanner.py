@@ -246,3 +246,18 @@ def test_randomly_mutated_records_read_the_same(path: Path, other: Path, rng: ra
     for mutant in _mutations(path.read_bytes(), other.read_bytes(), rng):
         fast, slow = both_ways(mutant)
         assert fast == slow
+
+
+def test_turns_are_made_through_their_slots_and_equal_the_constructors() -> None:
+    # The constructor stays correct if Turn changes shape; this says the
+    # quick maker is still the one in use, and makes what the constructor makes.
+    from keilref import scanner
+    from keilref.record import Comment, Turn, TurnKind
+
+    assert scanner._new_turn is not Turn
+    args = ("P@b2", TurnKind.PLACE, "b2", "P", (Comment("x", False),), "P@B2", True, 7, 11)
+    made = scanner._new_turn(*args)
+    assert type(made) is Turn
+    assert dataclasses.astuple(made) == dataclasses.astuple(Turn(*args))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.line = 1  # type: ignore[misc]
