@@ -599,6 +599,11 @@ _TAG_RUNS = (
     re.compile(rb"[^\]\n]*"),
 )
 
+# The three runs in one, for the common case of a whole tag in the bytes read:
+# a match ends at the ']' where the runs would end, having looked at the same
+# bytes, so where reads fall still changes nothing.
+_WHOLE_TAG = re.compile(rb'\[[^\]\n"]*(?:"(?:[^"\\\n]|\\[^\n])*"[^\]\n]*)?\]')
+
 # A tag line inside a comment: ``[Name "value"]`` at the start of a line,
 # after blanks (the grammar's TAG). Matched state by state, so that a search
 # cut by a read resumes where it stopped instead of starting again.
@@ -793,6 +798,9 @@ class _Splitter:
     def _skip_tag(self, j: int) -> int:
         """The offset just after the tag at ``j`` (or at its line's end, if
         broken), reading on until the tag is complete."""
+        whole = _WHOLE_TAG.match(self.buf, j - self.base)
+        if whole is not None:
+            return whole.end() + self.base
         state, p = 0, j + 1
         while True:
             m = _TAG_RUNS[state].match(self.buf, p - self.base)
