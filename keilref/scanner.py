@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
+from typing import cast
 
 from keilref.core import Result
 from keilref.record import Comment, Record, Tag, Turn, TurnKind
@@ -162,6 +163,14 @@ def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record
     ``line_offset`` and ``column_offset`` place it in its file as they do
     for the parser.
     """
+    plain = _scan_plain(text, line_offset, column_offset)
+    if plain is not _NOT_PLAIN:
+        return cast("Record | None", plain)
+    return _scan_tokens(text, line_offset, column_offset)
+
+
+def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | None:
+    """:func:`scan_game` for any game, token by token."""
     head: list[Comment] = []
     tags: list[Tag] = []
     names: set[str] = set()
@@ -261,3 +270,131 @@ def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record
 
 def _number_text(index: int) -> str:
     return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."
+
+
+# The plain path: most games are tags, then moves, move numbers and a result
+# separated by nothing but spaces and line ends. Such a game is cut with
+# str.split instead of the token pattern, and each distinct word is looked up
+# in a table once it has been classified.
+_NOT_PLAIN = object()
+"""The game is not plain: :func:`scan_game` reads it token by token."""
+_PLAIN_TAG = re.compile(r'[ \n]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\])')
+_NOT_PLAIN_BODY = re.compile(r"[^ \n!-~]|[{;\[]")
+"""A character that makes the moves section not plain: any blank but space
+and line end, anything outside printable ASCII, a comment or a tag."""
+_WORD_MOVE = re.compile(r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}|pass|button")
+_WORD_NUMBER = re.compile(r"[0-9]+\.+")
+_WORD_RESULT = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*")
+# What a word is, when it stands alone between blanks: each is then exactly
+# one token of the token pattern (MOVE comes first there, and no word matches
+# two of these), and anything else is left to that pattern.
+_POINT, _MOVE, _NUMBER, _RESULT, _UNREADABLE, _OTHER = range(6)
+_WORDS: dict[str, int] = {}
+_MAX_WORDS = 100_000
+
+
+def _word_kind(word: str) -> int:
+    kind = _WORDS.get(word)
+    if kind is not None:
+        return kind
+    if _WORD_MOVE.fullmatch(word):
+        kind = _POINT if word.islower() and word != "pass" and word != "button" else _MOVE
+    elif _WORD_NUMBER.fullmatch(word):
+        kind = _NUMBER
+    elif _WORD_RESULT.fullmatch(word):
+        try:
+            Result.parse(word)
+            kind = _RESULT
+        except ValueError:
+            kind = _UNREADABLE
+    else:
+        kind = _OTHER
+    if len(_WORDS) >= _MAX_WORDS:  # an archive of odd words must not grow this without end
+        _WORDS.clear()
+    _WORDS[word] = kind
+    return kind
+
+
+def _scan_plain(text: str, line_offset: int, column_offset: int) -> Record | None | object:
+    """:func:`scan_game` for a plain game; :data:`_NOT_PLAIN` for any other.
+
+    Declines (``None``) exactly where the token-by-token reading would.
+    """
+    tags: list[Tag] = []
+    names: set[str] = set()
+    line = line_offset + 1
+    line_start = -column_offset
+    pos = 0
+    while True:
+        m = _PLAIN_TAG.match(text, pos)
+        if m is None:
+            break
+        start = m.start(1)
+        if start > pos:
+            newlines = text.count("\n", pos, start)
+            if newlines:
+                line += newlines
+                line_start = text.rfind("\n", pos, start) + 1
+        name, raw = m.group(2), m.group(3)
+        if name in names:
+            return None
+        names.add(name)
+        value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+        tags.append(Tag(name, value, (), line, start - line_start + 1))
+        pos = m.end()
+    if not tags or _NOT_PLAIN_BODY.search(text, pos):
+        return _NOT_PLAIN
+
+    turns: list[Turn] = []
+    append = turns.append
+    new_turn = _new_turn
+    number: str | None = None
+    result: str | None = None
+    result_line = result_column = 0
+    offset = pos
+    first = True
+    for row in text[pos:].split("\n"):
+        if first:
+            first = False
+        else:
+            line += 1
+            line_start = offset
+        column = offset - line_start + 1
+        for word in row.split(" "):
+            if word:
+                kind = _WORDS.get(word)
+                if kind is None:
+                    kind = _word_kind(word)
+                if kind <= _MOVE:
+                    if result is not None:
+                        return None
+                    if number is None:
+                        numbered = False
+                    else:
+                        index = len(turns)
+                        if number != (_NUMBERS[index] if index < 1024 else _number_text(index)):
+                            return None
+                        numbered, number = True, None
+                    if kind == _POINT:
+                        append(new_turn(word, _PLACE, word, None, (), word, numbered, line, column))
+                    else:
+                        append(_make_turn(word, (), numbered, line, column))
+                elif kind == _NUMBER:
+                    if number is not None or result is not None:
+                        return None
+                    number = word
+                elif kind == _RESULT:
+                    if number is not None or result is not None:
+                        return None
+                    result, result_line, result_column = word, line, column
+                elif kind == _UNREADABLE:
+                    return None
+                else:
+                    return _NOT_PLAIN
+            column += len(word) + 1
+        offset += len(row) + 1
+    if number is not None:
+        return None
+    if result is None:
+        return Record(tuple(tags), tuple(turns), None, (), (), tags[0].line)
+    return Record(tuple(tags), tuple(turns), result, (), (), tags[0].line, result_line, result_column)

@@ -379,7 +379,7 @@ def test_an_encoding_without_the_glyphs_falls_back_to_ascii(encoding: str) -> No
 def test_ctrl_c_during_a_parallel_check_stops_at_once_with_the_partial_summary(tmp_path: Path) -> None:
     game = (ROOT / ANNOTATED).read_text(encoding="utf-8")
     archive = tmp_path / "archive.keil"
-    archive.write_text((game + "\n") * 3000, encoding="utf-8")
+    archive.write_text((game + "\n") * 6000, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONIOENCODING", "PYTHONUTF8")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "keilref", "check", "--jobs", "2", str(archive)],
@@ -404,10 +404,12 @@ def test_ctrl_c_during_a_parallel_check_stops_at_once_with_the_partial_summary(t
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == EXIT_INTERRUPTED
-    assert took < 1.0, f"took {took:.2f} s to stop"
+    # Well before the rest of the archive could have been checked, with room
+    # for a machine that is busy with other work.
+    assert took < 2.0, f"took {took:.2f} s to stop"
     lines = rest.decode().splitlines()
     checked = 1 + len(lines) - 1
-    assert 0 < checked < 3000
+    assert 0 < checked < 6000
     noun = "game" if checked == 1 else "games"
     assert re.match(rf"interrupted after {checked} {noun}: {checked} ok in ", lines[-1]), lines[-1]
     assert err == b""

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from keilref import parser
+from keilref import parser, scanner
 from keilref.errors import RecordError
 from keilref.parser import parse_games
 from keilref.record import Record
@@ -57,6 +57,10 @@ def assert_same_game(text: str, line_offset: int = 0, column_offset: int = 0) ->
     text = _CR_LF.sub("\n", text)
     fast = scan_game(text, line_offset, column_offset)
     slow = grammar_only(text, line_offset, column_offset)
+    # The plain path, where it reads a game at all, reads it as the token-by-token path does.
+    plain = scanner._scan_plain(text, line_offset, column_offset)
+    if plain is not scanner._NOT_PLAIN:
+        assert every_field(plain) == every_field(scanner._scan_tokens(text, line_offset, column_offset))  # type: ignore[arg-type]
     if isinstance(slow, RecordError):
         assert fast is None, f"the scanner read a game the grammar rejects: {slow.message}"
         return None
@@ -251,7 +255,6 @@ def test_randomly_mutated_records_read_the_same(path: Path, other: Path, rng: ra
 def test_turns_are_made_through_their_slots_and_equal_the_constructors() -> None:
     # The constructor stays correct if Turn changes shape; this says the
     # quick maker is still the one in use, and makes what the constructor makes.
-    from keilref import scanner
     from keilref.record import Comment, Turn, TurnKind
 
     assert scanner._new_turn is not Turn
@@ -261,3 +264,64 @@ def test_turns_are_made_through_their_slots_and_equal_the_constructors() -> None
     assert dataclasses.astuple(made) == dataclasses.astuple(Turn(*args))
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.line = 1  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------
+# The plain path: spaces and line ends between words, no comments
+
+_PLAIN_GAPS = st.sampled_from([" ", "  ", "\n", " \n", "\n\n", "\n ", "   \n  "])
+_WORDS = st.sampled_from(["g7", "G7", "a1", "pass", "button", "K@d4", "P@A1", "1.", "2...", "3..", "12.", "g7x", "B+0", "W+1.5", "Draw", "*", '"', "]", "}", "1.g7"])
+
+
+@st.composite
+def plain_games(draw: st.DrawFn) -> str:
+    """Tags, then words between spaces and line ends: mostly plain, now and then not."""
+    out = [draw(st.sampled_from(["", " ", "\n", "\n\n "]))]
+    for _ in range(draw(st.integers(0, 3))):
+        out.append(f'[{draw(_TAG_NAMES)} "{draw(_VALUES)}"]')
+        out.append(draw(st.sampled_from(["", " ", "\n", "\n\n", "\t"])))
+    for i in range(draw(st.integers(0, 14))):
+        if draw(st.integers(0, 3)) == 0:
+            out.append(draw(_WORDS))
+        else:
+            if draw(st.booleans()):
+                out.append((f"{i // 2 + 1}." if i % 2 == 0 else f"{i // 2 + 1}...") + draw(_PLAIN_GAPS))
+            out.append(draw(_MOVES))
+        out.append(draw(_PLAIN_GAPS))
+    if draw(st.booleans()):
+        out.append(draw(_RESULTS))
+        out.append(draw(st.sampled_from(["", "\n", " "])))
+    return "".join(out)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plain_games(), st.integers(0, 50), st.integers(0, 20))
+@example('[A "b"]\n\n1. g7 a1 2. pass button\nW+0.5\n', 0, 0)
+@example('[A "b"][B "c"]g7', 2, 3)
+@example('\n [A "b"] \n [B "c"]  \n  1.   g7  \n\n  1... a1   *  ', 0, 9)
+def test_generated_plain_games_read_the_same(text: str, line_offset: int, column_offset: int) -> None:
+    assert_same_game(text, line_offset, column_offset)
+
+
+def test_generated_archives_take_the_plain_path() -> None:
+    """The games keilref writes are plain: a plain path that gave up on them would pass the tests above."""
+    from keilref.generate import random_games, to_record
+    from keilref.writer import write_record
+
+    for game in random_games(3, 30, sizes=(2, 5, 7)):
+        text = write_record(to_record(game, event="plain"))
+        plain = scanner._scan_plain(text, 0, 0)
+        assert isinstance(plain, Record)
+        assert every_field(plain) == every_field(grammar_only(text))
+
+
+def test_the_table_of_words_stays_bounded() -> None:
+    saved = dict(scanner._WORDS)
+    try:
+        for i in range(scanner._MAX_WORDS + 10):
+            scanner._word_kind(f"x{i}y")
+        assert len(scanner._WORDS) <= scanner._MAX_WORDS
+        assert scanner._word_kind("g7") == scanner._POINT
+    finally:
+        scanner._WORDS.clear()
+        scanner._WORDS.update(saved)
