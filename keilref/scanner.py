@@ -136,6 +136,16 @@ def _make_turn(text: str, comments: tuple[Comment, ...], numbered: bool, line: i
     return _new_turn(point, _PLACE, point, None, comments, text, numbered, line, column)
 
 
+def _add_tag(tags: list[Tag], names: set[str], name: str, raw: str, line: int, column: int) -> bool:
+    """Add a tag as the parser reads it; ``False`` for a duplicate name, which the grammar words."""
+    if name in names:
+        return False
+    names.add(name)
+    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    tags.append(Tag(name, value, (), line, column))
+    return True
+
+
 def _with_tag_comment(tag: Tag, comment: Comment) -> Tag:
     """The same tag with one more comment after it (comments are rare)."""
     return Tag(tag.name, tag.value, tag.comments + (comment,), tag.line, tag.column)
@@ -242,12 +252,8 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
                 return None
             m = _TAG_PARTS.match(tag)
             assert m is not None  # the same shape as the token
-            name, raw = m.group(1), m.group(2)
-            if name in names:
+            if not _add_tag(tags, names, m.group(1), m.group(2), line, pos - line_start + 1):
                 return None
-            names.add(name)
-            value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-            tags.append(Tag(name, value, (), line, pos - line_start + 1))
             pos += len(tag)
         elif bad:
             return None  # a character that starts no token here
@@ -335,12 +341,8 @@ def _scan_plain(text: str, line_offset: int, column_offset: int) -> Record | Non
             if newlines:
                 line += newlines
                 line_start = text.rfind("\n", pos, start) + 1
-        name, raw = m.group(2), m.group(3)
-        if name in names:
+        if not _add_tag(tags, names, m.group(2), m.group(3), line, start - line_start + 1):
             return None
-        names.add(name)
-        value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-        tags.append(Tag(name, value, (), line, start - line_start + 1))
         pos = m.end()
     if not tags or _NOT_PLAIN_BODY.search(text, pos):
         return _NOT_PLAIN
