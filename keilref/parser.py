@@ -34,7 +34,7 @@ import keilref
 from keilref.core import Result
 from keilref.errors import RecordError, RecordSyntaxError
 from keilref.record import Comment, Record, Tag, Turn, TurnKind
-from keilref.scanner import scan_game
+from keilref.scanner import scan_game, turn_from_token
 
 __all__ = [
     "CHUNK_SIZE",
@@ -118,7 +118,6 @@ class _Fault(Exception):
 _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"')
 _ESCAPE = re.compile(r"\\(.)")
 _WORDS = {"pass": TurnKind.PASS, "button": TurnKind.BUTTON}
-_PLACE = TurnKind.PLACE
 
 
 class _Comments(list[Comment]):
@@ -149,19 +148,8 @@ def _tag(token: Token, comments: _Comments | None) -> Tag:
 
 
 def _turn(token: Token, comments: tuple[Comment, ...], numbered: bool) -> Turn:
-    """The turn a MOVE token spells. Lower case is canonical; most tokens
-    already are, so the common case does no string work at all."""
-    text: str = token.value
-    line, column = token.line or 0, token.column or 0
-    if text.islower():
-        kind = _WORDS.get(text, _PLACE)
-        point = text if kind is _PLACE else None
-        return Turn(text, kind, point, None, comments, text, numbered, line, column)
-    if text[1] == "@":
-        piece, point = text[0], text[2:].lower()
-        return Turn(f"{piece}@{point}", _PLACE, point, piece, comments, text, numbered, line, column)
-    point = text.lower()
-    return Turn(point, _PLACE, point, None, comments, text, numbered, line, column)
+    """The turn a MOVE token spells."""
+    return turn_from_token(token.value, comments, numbered, token.line or 0, token.column or 0)
 
 
 def _number_text(index: int) -> str:

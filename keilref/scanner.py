@@ -121,8 +121,10 @@ def _comment(text: str) -> Comment:
     return Comment(text[1:].rstrip("\r"), False)
 
 
-def _make_turn(text: str, comments: tuple[Comment, ...], numbered: bool, line: int, column: int) -> Turn:
-    """The turn a MOVE token spells, as the parser's transformer makes it."""
+def turn_from_token(text: str, comments: tuple[Comment, ...], numbered: bool, line: int, column: int) -> Turn:
+    """The turn a MOVE token spells. The grammar's transformer makes its
+    turns here too, so both readers build them in one place. Lower case is
+    canonical; most tokens already are, so the common case does no string work."""
     if text.islower():
         if text == "pass":
             return _new_turn(text, _PASS, None, None, comments, text, numbered, line, column)
@@ -210,11 +212,11 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
                 if move.islower() and move != "pass" and move != "button":
                     append(_new_turn(move, _PLACE, move, None, (), move, False, line, pos - line_start + 1))
                 else:
-                    append(_make_turn(move, (), False, line, pos - line_start + 1))
+                    append(turn_from_token(move, (), False, line, pos - line_start + 1))
             else:
                 if number != (_NUMBERS[index] if index < 1024 else _number_text(index)):
                     return None
-                append(_make_turn(move, pending, True, line, pos - line_start + 1))
+                append(turn_from_token(move, pending, True, line, pos - line_start + 1))
                 number, pending = None, ()
             pos += len(move)
         elif num:
@@ -380,7 +382,7 @@ def _scan_plain(text: str, line_offset: int, column_offset: int) -> Record | Non
                     if kind == _POINT:
                         append(new_turn(word, _PLACE, word, None, (), word, numbered, line, column))
                     else:
-                        append(_make_turn(word, (), numbered, line, column))
+                        append(turn_from_token(word, (), numbered, line, column))
                 elif kind == _NUMBER:
                     if number is not None or result is not None:
                         return None

@@ -207,6 +207,21 @@ def test_piece_tokens_record_the_piece() -> None:
     assert (plain.move, plain.piece) == ("d6", None)
 
 
+@pytest.mark.parametrize("grammar_only", [False, True])
+def test_pass_and_button_turns_have_no_point(grammar_only: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both readers build turns with one helper: this pins what it builds.
+    if grammar_only:
+        import keilref.parser
+
+        monkeypatch.setattr(keilref.parser, "scan_game", lambda *args: None)
+    r = parse_record('[A "1"]\n1. pass {taken} button 2. g7')
+    first, second = r.turns[:2]
+    assert (first.move, first.kind, first.point, first.numbered) == ("pass", TurnKind.PASS, None, True)
+    assert first.comments == (Comment("taken", True),) and (first.line, first.column) == (2, 4)
+    assert (second.move, second.kind, second.point, second.numbered) == ("button", TurnKind.BUTTON, None, False)
+    assert (second.line, second.column) == (2, 17)
+
+
 @pytest.mark.parametrize(
     "token", ["B+3", "W+0.5", "B+12.5", "B+R", "W+R", "B+T", "W+T", "B+F", "W+F", "Draw", "*"]
 )
