@@ -10,13 +10,13 @@ family's class is first instantiated (:func:`_missing_methods`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Self
 
 from keilref.core import Color, Score, format_number
-from keilref.errors import IllegalMoveError
+from keilref.errors import IllegalMoveError, InvalidMoveError
 from keilref.geometry import Geometry
 from keilref.rules import ButtonRule, RuleSet, find_rules
 
@@ -111,6 +111,20 @@ class Game:
         """Play the turns in order; stops at the first that raises."""
         for move in moves:
             self.play(move)
+
+    def play_legal(self, moves: Sequence[str]) -> int:
+        """Play the turns in order up to the first that :meth:`play` refuses,
+        and return how many were played. Nothing is raised: play the next
+        turn to learn why it fails. The game is then exactly as if each turn
+        had been played with :meth:`play`; a family may do it faster."""
+        played = 0
+        for move in moves:
+            try:
+                self.play(move)
+            except (IllegalMoveError, InvalidMoveError):
+                break
+            played += 1
+        return played
 
     def copy(self) -> Game:
         """An independent game in the same state, history included."""
@@ -290,7 +304,7 @@ _INTERFACE = tuple(
     if not name.startswith("_") and (callable(value) or isinstance(value, property))
 )
 _OPTIONAL = frozenset({
-    "is_legal", "play_all", "pop", "undo", "to_record", "stones", "explain_score",
+    "is_legal", "play_all", "play_legal", "pop", "undo", "to_record", "stones", "explain_score",
     "agree_removal", "score_as", "is_final",
 })
 _COMPLETE: set[type] = set()

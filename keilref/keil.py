@@ -15,6 +15,7 @@ report and in territory, which :meth:`KeilGame.groups` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Self
 from fractions import Fraction
@@ -24,6 +25,7 @@ from keilref.diagram import ASCII, UNICODE, parse_hex, render_hex
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
 from keilref.game import BoardGame
 from keilref.geometry import HexGeometry, hex_geometry
+from keilref.kernel import advance, place
 from keilref.rules import ButtonRule, RuleSet, find_rules, register
 
 EMPTY = 0
@@ -155,6 +157,30 @@ class KeilGame(BoardGame):
         else:
             self._take_button(move)
 
+    def play_legal(self, moves: Sequence[str]) -> int:
+        # The whole run of legal turns in one call of the engine's kernel;
+        # the generic loop then meets the turn it stopped at (and refuses it).
+        state = [self._to_move, self._turn, self._passes, int(self._over), self._holder]
+        played, captured = advance(
+            self._board,
+            self._adj,
+            self._codes,
+            self._names,
+            moves if isinstance(moves, tuple) else tuple(moves),
+            state,
+            self._seen,
+            self._prisoners,
+            self._moves,
+            self.button_in_play,
+        )
+        if played:
+            self._to_move, self._turn, self._passes, over, self._holder = state
+            self._over = bool(over)
+            self._last_captured = captured
+        if played == len(moves):
+            return played
+        return played + super().play_legal(moves[played:])
+
     def _decode(self, move: str) -> int:
         """Map a token missing from the fast table: raise the right error."""
         try:
@@ -169,55 +195,14 @@ class KeilGame(BoardGame):
             ) from None
         raise AssertionError("unreachable: a listed point is in the fast table")
 
-    def _dead(self, start: int, color: int, other: int) -> list[int] | None:
-        """The stones of ``start``'s group when it has no liberty, else ``None``."""
-        b = self._board
-        adj = self._adj
-        stack = [start]
-        seen = {start}
-        while stack:
-            s = stack.pop()
-            for q, w1, w2 in adj[s]:
-                t = b[q]
-                if t == EMPTY:
-                    if b[w1] != other or b[w2] != other:
-                        return None
-                elif t == color and q not in seen and (b[w1] == color or b[w2] == color):
-                    seen.add(q)
-                    stack.append(q)
-        return list(seen)
-
     def _place(self, x: int, move: str) -> None:
         b = self._board
         if b[x]:
             raise IllegalMoveError(move, Reason.OCCUPIED, self._turn + 1)
         c = self._to_move
         o = 3 - c
-        b[x] = c
-        has_liberty = False
         captured: list[int] = []
-        adj = self._adj
-        for q, w1, w2 in adj[x]:
-            t = b[q]
-            if t == EMPTY:
-                # Captures only add empty points and turn wings empty, so a
-                # liberty seen now is still one once all captures are done.
-                if not has_liberty and (b[w1] != o or b[w2] != o):
-                    has_liberty = True
-            elif t == o:
-                # Most enemy stones touch a liberty themselves: settle that
-                # without the allocations of a whole-group search.
-                for r, v1, v2 in adj[q]:
-                    if not b[r] and (b[v1] != c or b[v2] != c):
-                        break
-                else:
-                    dead = self._dead(q, o, c)
-                    if dead is None:
-                        continue
-                    for s in dead:
-                        b[s] = EMPTY
-                    captured += dead
-        if not has_liberty and self._dead(x, c, o) is not None:
+        if not place(b, self._adj, x, c, captured):
             self._undo(x, captured, o)
             raise IllegalMoveError(move, Reason.SUICIDE, self._turn + 1)
         key = bytes(b)

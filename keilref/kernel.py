@@ -1,0 +1,158 @@
+"""The hot loop of the Keil engine: placing a stone, its captures and suicide.
+
+Plain functions over ints and the ``bytearray`` board, with nothing imported
+from the rest of keilref, so that this one module can be compiled with mypyc
+(see the README's "fast build") while every other module, and a build
+without a compiler, run it as ordinary Python. :class:`keilref.keil.KeilGame`
+keeps the rules around it: whose turn it is, superko, prisoners, undo.
+
+Both functions use the ``keil`` links, which decide captures exactly under
+either wording of the rules (see :mod:`keilref.keil`). Board bytes are 0 for
+empty, 1 for black and 2 for white.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+Adjacency = tuple[tuple[tuple[int, int, int], ...], ...]
+"""Per point: ``(neighbour, wing1, wing2)``, as :class:`~keilref.geometry.HexGeometry` gives it."""
+
+EMPTY: Final = 0
+
+
+def dead_group(b: bytearray, adj: Adjacency, start: int, color: int, other: int) -> list[int] | None:
+    """The stones of ``start``'s group when it has no liberty, else ``None``."""
+    stack = [start]
+    seen = {start}
+    while stack:
+        s = stack.pop()
+        for q, w1, w2 in adj[s]:
+            t = b[q]
+            if t == EMPTY:
+                if b[w1] != other or b[w2] != other:
+                    return None
+            elif t == color and q not in seen and (b[w1] == color or b[w2] == color):
+                seen.add(q)
+                stack.append(q)
+    return list(seen)
+
+
+def place(b: bytearray, adj: Adjacency, x: int, c: int, captured: list[int]) -> bool:
+    """Put a stone of colour ``c`` on the empty point ``x`` and take the enemy
+    stones it leaves without a liberty, appending them to ``captured``.
+
+    Returns ``False`` when the new stone's own group then has no liberty: a
+    suicide, which the caller undoes (the stone and ``captured`` are still on
+    the board as this left them).
+    """
+    o = 3 - c
+    b[x] = c
+    has_liberty = False
+    for q, w1, w2 in adj[x]:
+        t = b[q]
+        if t == EMPTY:
+            # Captures only add empty points and turn wings empty, so a
+            # liberty seen now is still one once all captures are done.
+            if not has_liberty and (b[w1] != o or b[w2] != o):
+                has_liberty = True
+        elif t == o:
+            # Most enemy stones touch a liberty themselves: settle that
+            # without the allocations of a whole-group search.
+            for r, v1, v2 in adj[q]:
+                if b[r] == EMPTY and (b[v1] != c or b[v2] != c):
+                    break
+            else:
+                dead = dead_group(b, adj, q, o, c)
+                if dead is not None:
+                    for s in dead:
+                        b[s] = EMPTY
+                    captured.extend(dead)
+    return has_liberty or dead_group(b, adj, x, c, o) is None
+
+
+PASS: Final = -1
+BUTTON: Final = -2
+_UNKNOWN: Final = -3
+
+
+def advance(
+    b: bytearray,
+    adj: Adjacency,
+    codes: dict[str, int],
+    names: tuple[str, ...],
+    moves: tuple[str, ...],
+    state: list[int],
+    seen: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int]],
+    prisoners: list[int],
+    played: list[str],
+    button_in_play: bool,
+) -> tuple[int, list[int]]:
+    """Play ``moves`` in order for as long as each is a legal turn, exactly as
+    :meth:`keilref.keil.KeilGame.play` would, and return how many were played
+    with the points the last of them captured.
+
+    ``codes`` maps a move token to its point, :data:`PASS` or :data:`BUTTON`;
+    ``state`` is ``[to move, turn, passes, over, button holder]``, read and
+    written back; ``seen``, ``prisoners`` and ``played`` are the game's own
+    and are updated in place. At the first turn that is not played (an
+    unknown token, a turn after the end, an illegal one) nothing of that turn
+    is left on the board, and the caller plays it through ``KeilGame.play``,
+    which says exactly why it fails.
+    """
+    to_move, turn, passes, over, holder = state[0], state[1], state[2], state[3], state[4]
+    button_bit = len(b) - 1
+    captured: list[int] = []
+    count = 0
+    for move in moves:
+        code = codes.get(move, _UNKNOWN)
+        if code == _UNKNOWN or over:
+            break
+        other = 3 - to_move
+        if code >= 0:
+            if b[code] != EMPTY:
+                break
+            taken: list[int] = []
+            legal = place(b, adj, code, to_move, taken)
+            key = bytes(b)
+            mine = seen[to_move]
+            if not legal or key in mine:
+                b[code] = EMPTY
+                for s in taken:
+                    b[s] = other
+                break
+            captured = taken
+            prisoners[to_move] += len(taken)
+            played.append(names[code])
+            passes = 0
+        elif code == PASS:
+            if button_in_play and not holder:
+                break
+            captured = []
+            played.append("pass")
+            passes += 1
+            if passes == 2:
+                over = 1
+            key = bytes(b)
+            mine = seen[to_move]
+        else:
+            if not button_in_play or holder:
+                break
+            holder = to_move
+            b[button_bit] = 1
+            captured = []
+            played.append("button")
+            passes = 0
+            key = bytes(b)
+            mine = seen[to_move]
+        turn += 1
+        mine[key] = turn
+        to_move = other
+        count += 1
+    state[0], state[1], state[2], state[3], state[4] = to_move, turn, passes, over, holder
+    return count, captured
+
+
+def is_compiled() -> bool:
+    """Whether this module runs compiled (the fast build) rather than as Python source."""
+    return not __file__.endswith(".py")

@@ -1,0 +1,139 @@
+"""The engine's kernel (keilref/kernel.py), compiled or not, against one turn at a time.
+
+``KeilGame.play_legal`` plays a whole run of turns in one call of the
+kernel; ``KeilGame.play`` plays one, and the reference property tests hold
+``play`` to the rules. Here the two must leave every game in exactly the
+same state (board, turn, superko memory, prisoners, button, passes) and stop
+at the same turn, on random games full of captures, ko, superko, passes and
+the button, with illegal and unreadable turns mixed in.
+
+With ``KEILREF_REQUIRE_COMPILED=1`` (set by CI for the fast build) the kernel
+must be the compiled one, so that these tests and every other test of that
+run exercise it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+import keilref.kernel
+from keilref import IllegalMoveError, InvalidMoveError, KeilGame
+from keilref.core import Reason
+from keilref.generate import random_games
+
+NOISE = ("pass", "button", "pass", "z9", "a0", "xyz", "G7", "B2", "a1", "a1")
+"""Turns that are often illegal or unreadable where they fall."""
+
+
+def one_at_a_time(game: KeilGame, moves: list[str]) -> int:
+    """How many turns ``play`` takes before the first it refuses."""
+    for i, move in enumerate(moves):
+        try:
+            game.play(move)
+        except (IllegalMoveError, InvalidMoveError):
+            return i
+    return len(moves)
+
+
+def assert_same_run(moves: list[str], **settings_: object) -> int:
+    fast = KeilGame(**settings_)  # type: ignore[arg-type]
+    slow = KeilGame(**settings_)  # type: ignore[arg-type]
+    played = fast.play_legal(moves)
+    assert played == one_at_a_time(slow, moves)
+    assert vars(fast) == vars(slow)
+    assert fast.last_captured == slow.last_captured
+    if played < len(moves):
+        # The turn it stopped at is refused, and refusing it changed nothing.
+        with pytest.raises((IllegalMoveError, InvalidMoveError)):
+            fast.play(moves[played])
+        assert vars(fast) == vars(slow)
+    return played
+
+
+@st.composite
+def runs(draw: st.DrawFn) -> tuple[dict[str, object], list[str]]:
+    rules = draw(st.sampled_from(["keil", "keil-2019"]))
+    size = draw(st.integers(2, 5))
+    settings_: dict[str, object] = {"size": size, "rules": rules}
+    if rules == "keil-2019":
+        settings_["button"] = draw(st.booleans())
+    points = KeilGame(size=size).points()
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    length = draw(st.integers(0, 4 * len(points)))
+    noise = draw(st.floats(0, 0.2))
+    moves = [
+        rng.choice(NOISE) if rng.random() < noise else rng.choice(points)
+        for _ in range(length)
+    ]
+    return settings_, moves
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs())
+def test_a_run_in_one_call_is_the_same_as_one_turn_at_a_time(run: tuple[dict[str, object], list[str]]) -> None:
+    settings_, moves = run
+    played = assert_same_run(moves, **settings_)
+    event("stopped early" if played < len(moves) else "played through")
+
+
+def test_whole_generated_games_play_through_in_one_call() -> None:
+    """Long legal games, with their captures and both endings, on every size the generator uses."""
+    for generated in random_games(11, 60, rules=("keil", "keil-2019"), sizes=(2, 3, 5, 7), fill=1.3):
+        g = generated
+        settings_: dict[str, object] = {"size": g.size, "rules": g.rules, "komi": g.komi}
+        if g.rules == "keil-2019":
+            settings_["button"] = g.button
+        moves = list(g.moves)
+        assert assert_same_run(moves, **settings_) == len(moves)
+        # And a turn after the end, or onto a stone, stops it there.
+        assert assert_same_run(moves + ["a1", "pass"], **settings_) >= len(moves)
+
+
+def test_runs_stop_for_every_reason_a_keil_turn_can_fail() -> None:
+    """Seeded runs until each way a turn can fail has stopped one; each stop
+    is where one-at-a-time play stops, with the same state. A kernel that
+    played an illegal turn, or stopped at a legal one, fails here."""
+    wanted = {
+        Reason.OFF_BOARD, Reason.OCCUPIED, Reason.SUICIDE, Reason.SUPERKO,
+        Reason.PASS_BEFORE_BUTTON, Reason.BUTTON_TAKEN, Reason.GAME_OVER,
+    }
+    seen: set[Reason | str] = set()
+    rng = random.Random(5)
+    for _ in range(3000):
+        rules = rng.choice(["keil", "keil-2019"])
+        size = rng.choice([2, 2, 3])
+        settings_: dict[str, object] = {"size": size, "rules": rules}
+        if rules == "keil-2019":
+            settings_["button"] = rng.random() < 0.5
+        points = KeilGame(size=size).points()
+        noise = rng.choice([0.05, 0.3, 0.6])
+        moves = [rng.choice(NOISE) if rng.random() < noise else rng.choice(points) for _ in range(40)]
+        played = assert_same_run(moves, **settings_)
+        if played < len(moves):
+            probe = KeilGame(**settings_)  # type: ignore[arg-type]
+            probe.play_legal(moves[:played])
+            try:
+                probe.play(moves[played])
+            except IllegalMoveError as e:
+                seen.add(e.reason)
+            except InvalidMoveError:
+                seen.add("unreadable")
+        if wanted | {"unreadable"} <= seen:
+            break
+    assert wanted | {"unreadable"} <= seen
+
+
+def test_the_kernel_is_compiled_where_the_build_says_so() -> None:
+    compiled = Path(keilref.kernel.__file__).suffix != ".py"
+    if os.environ.get("KEILREF_REQUIRE_COMPILED") == "1":
+        assert compiled, f"the fast build is required, and the kernel is {keilref.kernel.__file__}"
+    elif os.environ.get("KEILREF_REQUIRE_COMPILED") == "0":
+        assert not compiled, f"the pure build is required, and the kernel is {keilref.kernel.__file__}"
+    else:
+        pytest.skip(f"no build required; the kernel is {'compiled' if compiled else 'pure Python'}")
