@@ -119,7 +119,7 @@ def identity(record: Record) -> str:
             size = "?"
     elif size.isascii() and size.isdigit():
         size = str(int(size)) if len(size) <= 6 else size  # "07" is 7; a thousand digits stay text
-    return f"{rules} {size}:" + " ".join(t.move for t in record.turns)
+    return f"{rules} {size}:" + " ".join(record.moves)
 
 
 def facts_batch(batch: Batch) -> list[GameFacts]:

@@ -296,7 +296,7 @@ def _parse_game(text: str, filename: str | None, line_offset: int, column_offset
     # Well-formed games take the fast path; the grammar reads the rest and
     # says what is wrong (keilref.scanner declines whatever it is not sure of).
     record = scan_game(text, line_offset, column_offset)
-    if record is not None and len(record.turns) <= MAX_TURNS:  # the grammar words the cap
+    if record is not None and len(record.moves) <= MAX_TURNS:  # the grammar words the cap
         return record
     try:
         parser = record_parser()

@@ -7,9 +7,10 @@ that ``parse(write(r)) == r`` compares meaning only.
 
 from __future__ import annotations
 
+import abc
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:
     from keilref.game import Game
@@ -83,13 +84,54 @@ class Turn:
         return Turn(move, TurnKind.PLACE, point=point, piece=piece or None)
 
 
-@dataclass(frozen=True, slots=True)
+class DeferredTurns(abc.ABC):
+    """A record's turns, kept by a reader in a cheaper form until first asked for.
+
+    Checking a game needs only its moves, and making a :class:`Turn` per
+    move is a large part of reading one. A reader may therefore hand a
+    :class:`Record` the moves alone, with what it needs to make the turns
+    later; ``record.turns`` makes them on first use, and the record is then
+    the same in every way as if they had been made at once.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abc.abstractmethod
+    def moves(self) -> tuple[str, ...]:
+        """The turns' canonical tokens, in order."""
+
+    @abc.abstractmethod
+    def turns(self) -> tuple[Turn, ...]:
+        """The turns themselves."""
+
+
+class _TurnsField:
+    """``Record.turns``: a tuple of turns, made from :class:`DeferredTurns` when first read."""
+
+    @overload
+    def __get__(self, record: None, owner: type | None = None) -> tuple[()]: ...
+    @overload
+    def __get__(self, record: Record, owner: type | None = None) -> tuple[Turn, ...]: ...
+    def __get__(self, record: Record | None, owner: type | None = None) -> tuple[Turn, ...]:
+        if record is None:
+            return ()  # the field's default
+        value = record.__dict__["_turns"]
+        if isinstance(value, DeferredTurns):
+            value = record.__dict__["_turns"] = value.turns()
+        return value  # type: ignore[no-any-return]
+
+    def __set__(self, record: Record, value: tuple[Turn, ...]) -> None:
+        record.__dict__["_turns"] = value
+
+
+@dataclass(frozen=True)
 class Record:
     """One game of a record file."""
 
     tags: tuple[Tag, ...] = ()
     """In the order written, unknown ones included."""
-    turns: tuple[Turn, ...] = ()
+    turns: _TurnsField = _TurnsField()
     result: str | None = None
     """The result token at the end of the moves, as written (``B+0.5``, ``*``)."""
     head_comments: tuple[Comment, ...] = ()
@@ -100,6 +142,15 @@ class Record:
     """Where the game starts in its file."""
     result_line: int = field(default=0, compare=False)
     result_column: int = field(default=0, compare=False)
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The turns' canonical tokens (``g7``, ``pass``, ``button``, ``K@d4``), in order:
+        what a replay plays. Cheaper than :attr:`turns` when a reader deferred them."""
+        value = self.__dict__["_turns"]
+        if isinstance(value, DeferredTurns):
+            return value.moves
+        return tuple(t.move for t in value)
 
     def tag(self, name: str) -> Tag | None:
         """The tag named ``name`` (names are unique within a game), or ``None``."""
@@ -125,3 +176,9 @@ class Record:
         from keilref.history import replay_record
 
         return replay_record(self, turn, rules=rules)
+
+
+def with_deferred_turns(record: Record, turns: DeferredTurns) -> Record:
+    """``record`` (made with no turns) given turns to make when first read."""
+    record.__dict__["_turns"] = turns
+    return record

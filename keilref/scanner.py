@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import cast
 
 from keilref.core import Result
-from keilref.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, with_deferred_turns
 
 __all__ = ["scan_game"]
 
@@ -348,7 +348,88 @@ def _scan_plain(text: str, line_offset: int, column_offset: int) -> Record | Non
         pos = m.end()
     if not tags or _NOT_PLAIN_BODY.search(text, pos):
         return _NOT_PLAIN
+    read = _plain_moves(text, pos)
+    if read is None or read is _NOT_PLAIN:
+        return read
+    moves, result = cast("tuple[tuple[str, ...], str | None]", read)
+    result_line = result_column = 0
+    if result is not None:
+        # An accepted plain game with a result ends with it.
+        offset = len(text.rstrip(" \n")) - len(result)
+        newline = text.rfind("\n", pos, offset)
+        result_line = line + text.count("\n", pos, offset)
+        result_column = offset - (line_start if newline < 0 else newline + 1) + 1
+    record = Record(tuple(tags), (), result, (), (), tags[0].line, result_line, result_column)
+    return with_deferred_turns(record, _PlainTurns(moves, text, pos, line, line_start))
 
+
+def _plain_moves(text: str, pos: int) -> tuple[tuple[str, ...], str | None] | None | object:
+    """The moves and result of a plain game's moves section, which starts at
+    ``pos``; ``None`` or :data:`_NOT_PLAIN` exactly where :func:`_plain_turns`
+    gives them. Positions are left to that function, for when they are wanted."""
+    moves: list[str] = []
+    append = moves.append
+    number: str | None = None
+    result: str | None = None
+    # The section holds no blank but space and line end (_NOT_PLAIN_BODY).
+    for word in text[pos:].split():
+        kind = _WORDS.get(word)
+        if kind is None:
+            kind = _word_kind(word)
+        if kind <= _MOVE:
+            if result is not None:
+                return None
+            if number is not None:
+                index = len(moves)
+                if number != (_NUMBERS[index] if index < 1024 else _number_text(index)):
+                    return None
+                number = None
+            append(word if kind == _POINT else turn_from_token(word, (), False, 0, 0).move)
+        elif kind == _NUMBER:
+            if number is not None or result is not None:
+                return None
+            number = word
+        elif kind == _RESULT:
+            if number is not None or result is not None:
+                return None
+            result = word
+        elif kind == _UNREADABLE:
+            return None
+        else:
+            return _NOT_PLAIN
+    if number is not None:
+        return None
+    return tuple(moves), result
+
+
+class _PlainTurns(DeferredTurns):
+    """A plain game's turns, made from its text when first wanted."""
+
+    __slots__ = ("_moves", "_text", "_pos", "_line", "_line_start")
+
+    def __init__(self, moves: tuple[str, ...], text: str, pos: int, line: int, line_start: int) -> None:
+        self._moves = moves
+        self._text = text
+        self._pos = pos
+        self._line = line
+        self._line_start = line_start
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        return self._moves
+
+    def turns(self) -> tuple[Turn, ...]:
+        read = _plain_turns(self._text, self._pos, self._line, self._line_start)
+        assert isinstance(read, tuple), "the moves were read from this very text"
+        return cast("tuple[Turn, ...]", read[0])
+
+
+def _plain_turns(
+    text: str, pos: int, line: int, line_start: int
+) -> tuple[tuple[Turn, ...], str | None, int, int] | None | object:
+    """The turns of a plain game's moves section with its result and the
+    result's line and column; ``None`` to decline, :data:`_NOT_PLAIN` for a
+    section that is not plain after all."""
     turns: list[Turn] = []
     append = turns.append
     new_turn = _new_turn
@@ -399,6 +480,4 @@ def _scan_plain(text: str, line_offset: int, column_offset: int) -> Record | Non
         offset += len(row) + 1
     if number is not None:
         return None
-    if result is None:
-        return Record(tuple(tags), tuple(turns), None, (), (), tags[0].line)
-    return Record(tuple(tags), tuple(turns), result, (), (), tags[0].line, result_line, result_column)
+    return tuple(turns), result, result_line, result_column

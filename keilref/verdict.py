@@ -211,9 +211,17 @@ def replay(
     if setup is None:
         setup = read_setup(record, rules=rules)
     game = new_game(setup.rules, setup.size, setup.komi, _button_arg(setup))
-    turns = record.turns if stop is None else record.turns[:stop]
+    moves = record.moves
+    total = len(moves)
+    if stop is not None:
+        moves = moves[:stop]
+    # The legal run in one call, then the turn it stopped at (if any) again,
+    # through play: it fails there with its reason. Only then are the turns
+    # themselves wanted, for where that one stands.
+    legal = game.play_legal(moves)
+    turns = record.turns[legal : len(moves)] if legal < len(moves) else ()
     play = game.play
-    for number, turn in enumerate(turns, 1):
+    for number, turn in enumerate(turns, legal + 1):
         try:
             play(turn.move)
         except IllegalMoveError as e:
@@ -226,14 +234,14 @@ def replay(
             err = RecordError(str(e), turn.line, turn.column)
             err.turns_played = number - 1
             raise err from None
-    if setup.removed is not None and len(turns) == len(record.turns):
+    if setup.removed is not None and len(moves) == total:
         try:
             game.agree_removal(setup.removed)
         except ConfigError as e:
             err = TagError(str(e), *setup.removed_at)
-            err.turns_played = len(turns)
+            err.turns_played = len(moves)
             raise err from None
-    return Replay(setup, game, None, complete=len(turns) == len(record.turns))
+    return Replay(setup, game, None, complete=len(moves) == total)
 
 
 def _button_arg(setup: GameSetup) -> bool | None:

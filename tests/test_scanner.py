@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from keilref import parser, scanner
 from keilref.errors import RecordError
 from keilref.parser import parse_games
-from keilref.record import Record
+from keilref.record import DeferredTurns, Record
 from keilref.scanner import scan_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,16 +56,23 @@ def assert_same_game(text: str, line_offset: int = 0, column_offset: int = 0) ->
     """The scanner reads what the grammar reads, or declines where the grammar finds a fault."""
     text = _CR_LF.sub("\n", text)
     fast = scan_game(text, line_offset, column_offset)
+    # Read before anything makes the turns: a reader may have deferred them.
+    fast_moves = None if fast is None else fast.moves
     slow = grammar_only(text, line_offset, column_offset)
     # The plain path, where it reads a game at all, reads it as the token-by-token path does.
     plain = scanner._scan_plain(text, line_offset, column_offset)
     if plain is not scanner._NOT_PLAIN:
-        assert every_field(plain) == every_field(scanner._scan_tokens(text, line_offset, column_offset))  # type: ignore[arg-type]
+        tokens = scanner._scan_tokens(text, line_offset, column_offset)
+        if isinstance(plain, Record):
+            assert isinstance(tokens, Record)
+            assert plain.moves == tuple(t.move for t in tokens.turns)
+        assert every_field(plain) == every_field(tokens)  # type: ignore[arg-type]
     if isinstance(slow, RecordError):
         assert fast is None, f"the scanner read a game the grammar rejects: {slow.message}"
         return None
     assert fast is not None, "the scanner declined a game the grammar reads"
     assert type(fast) is Record
+    assert fast_moves == tuple(t.move for t in slow.turns)
     assert fast == slow
     assert every_field(fast) == every_field(slow)
     return fast
@@ -313,6 +320,26 @@ def test_generated_archives_take_the_plain_path() -> None:
         plain = scanner._scan_plain(text, 0, 0)
         assert isinstance(plain, Record)
         assert every_field(plain) == every_field(grammar_only(text))
+
+
+def test_plain_games_make_their_turns_only_when_asked() -> None:
+    """Checking needs only the moves: the plain path defers the turns, and
+    makes the very turns the token path makes, once, when first read."""
+    text = '[Rules "keil"]\n[Size "2"]\n\n1. a1 1... B2 2. button pass\npass B+R\n'
+    record = scan_game(text, 4, 0)
+    assert isinstance(record, Record)
+    assert isinstance(vars(record)["_turns"], DeferredTurns)
+    assert record.moves == ("a1", "b2", "button", "pass", "pass")
+    assert isinstance(vars(record)["_turns"], DeferredTurns), "reading the moves made the turns"
+    assert (record.result_line, record.result_column) == (9, 6)
+    tokens = scanner._scan_tokens(text, 4, 0)
+    assert isinstance(tokens, Record)
+    turns = record.turns
+    assert type(turns) is tuple and vars(record)["_turns"] is turns
+    assert record.turns is turns, "the turns are made once"
+    assert [dataclasses.astuple(t) for t in turns] == [dataclasses.astuple(t) for t in tokens.turns]
+    assert turns[1].written == "B2" and (turns[1].line, turns[1].column) == (8, 12)
+    assert record.moves == tuple(t.move for t in turns)
 
 
 def test_the_table_of_words_stays_bounded() -> None:
