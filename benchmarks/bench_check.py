@@ -12,6 +12,10 @@ at least 3.0x faster than the bare parse, ``--jobs 2`` at least 1.7x faster
 than ``--jobs 1``.
 
     python benchmarks/bench_check.py [--games 10000] [--rounds 3] [--rules keil]
+
+``keilref`` runs as installed in the interpreter that runs this script, so
+the fast build is measured by running it with that build's Python (see the
+README's "Fast build"); the first lines say which kernel was measured.
 """
 
 from __future__ import annotations
@@ -43,9 +47,20 @@ def write_archive(path: Path, games: int, rules: tuple[str, ...], seed: int) -> 
             f.write(write_record(to_record(g, event=f"bench {i}")))
 
 
+# -P: the keilref installed in this interpreter (the fast build, if that is
+# what was installed), not the checkout's source from the working directory.
+KEILREF = [sys.executable, "-P", "-m", "keilref"]
+
+
+def installed_keilref() -> str:
+    """What ``keilref --version`` says: the version and which engine kernel runs."""
+    done = subprocess.run([*KEILREF, "--version"], stdout=subprocess.PIPE, text=True, cwd=ROOT, check=True)
+    return done.stdout.strip()
+
+
 def run_check(path: Path, jobs: int) -> tuple[float, float]:
     """Wall time and CPU time (all its processes) of one ``keilref check``."""
-    cmd = [sys.executable, "-m", "keilref", "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
+    cmd = [*KEILREF, "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
@@ -72,6 +87,7 @@ def main() -> None:
         text = path.read_text(encoding="utf-8")
         size_mb = os.path.getsize(path) / 1e6
         print(f"archive: {args.games} games, {'/'.join(rules)}, size 7, {size_mb:.1f} MB")
+        print(f"checked by: {installed_keilref()}")
 
         # Interleaved rounds, best of each: load from elsewhere on the machine
         # then weighs on all three alike.

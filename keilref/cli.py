@@ -149,8 +149,9 @@ app = typer.Typer(
 def _print_version(value: bool) -> None:
     if value:
         from keilref import __version__
+        from keilref.kernel import is_compiled
 
-        typer.echo(f"keilref {__version__}")
+        typer.echo(f"keilref {__version__} (engine kernel: {'compiled' if is_compiled() else 'Python'})")
         raise typer.Exit(EXIT_OK)
 
 

@@ -24,6 +24,7 @@ from typer.testing import Result
 
 from cli_support import ROOT, lines_of, run, runner
 from keilref.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
+from keilref.kernel import is_compiled
 
 pytestmark = pytest.mark.usefixtures("at_the_root")
 
@@ -222,7 +223,8 @@ def test_quiet_prints_only_the_failing_games_and_the_summary() -> None:
 def test_version() -> None:
     result = run("--version")
     assert result.exit_code == EXIT_OK
-    assert result.stdout == f"keilref {keilref.__version__}\n"
+    kernel = "compiled" if is_compiled() else "Python"
+    assert result.stdout == f"keilref {keilref.__version__} (engine kernel: {kernel})\n"
 
 
 @pytest.mark.parametrize(
