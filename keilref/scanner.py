@@ -365,8 +365,9 @@ def _scan_plain(text: str, line_offset: int, column_offset: int) -> Record | Non
 
 def _plain_moves(text: str, pos: int) -> tuple[tuple[str, ...], str | None] | None | object:
     """The moves and result of a plain game's moves section, which starts at
-    ``pos``; ``None`` or :data:`_NOT_PLAIN` exactly where :func:`_plain_turns`
-    gives them. Positions are left to that function, for when they are wanted."""
+    ``pos``; ``None`` to decline, :data:`_NOT_PLAIN` for a section that is not
+    plain after all. Places are left to :func:`_plain_turns`, for when the
+    turns are wanted."""
     moves: list[str] = []
     append = moves.append
     number: str | None = None
@@ -419,23 +420,17 @@ class _PlainTurns(DeferredTurns):
         return self._moves
 
     def turns(self) -> tuple[Turn, ...]:
-        read = _plain_turns(self._text, self._pos, self._line, self._line_start)
-        assert isinstance(read, tuple), "the moves were read from this very text"
-        return cast("tuple[Turn, ...]", read[0])
+        return _plain_turns(self._text, self._pos, self._line, self._line_start)
 
 
-def _plain_turns(
-    text: str, pos: int, line: int, line_start: int
-) -> tuple[tuple[Turn, ...], str | None, int, int] | None | object:
-    """The turns of a plain game's moves section with its result and the
-    result's line and column; ``None`` to decline, :data:`_NOT_PLAIN` for a
-    section that is not plain after all."""
+def _plain_turns(text: str, pos: int, line: int, line_start: int) -> tuple[Turn, ...]:
+    """The turns of a plain moves section that :func:`_plain_moves` read,
+    with their places: every word is a turn, a move number (of the turn
+    after it) or the result, the order already checked there."""
     turns: list[Turn] = []
     append = turns.append
     new_turn = _new_turn
-    number: str | None = None
-    result: str | None = None
-    result_line = result_column = 0
+    numbered = False
     offset = pos
     first = True
     for row in text[pos:].split("\n"):
@@ -450,34 +445,14 @@ def _plain_turns(
                 kind = _WORDS.get(word)
                 if kind is None:
                     kind = _word_kind(word)
-                if kind <= _MOVE:
-                    if result is not None:
-                        return None
-                    if number is None:
-                        numbered = False
-                    else:
-                        index = len(turns)
-                        if number != (_NUMBERS[index] if index < 1024 else _number_text(index)):
-                            return None
-                        numbered, number = True, None
-                    if kind == _POINT:
-                        append(new_turn(word, _PLACE, word, None, (), word, numbered, line, column))
-                    else:
-                        append(turn_from_token(word, (), numbered, line, column))
+                if kind == _POINT:
+                    append(new_turn(word, _PLACE, word, None, (), word, numbered, line, column))
+                    numbered = False
+                elif kind == _MOVE:
+                    append(turn_from_token(word, (), numbered, line, column))
+                    numbered = False
                 elif kind == _NUMBER:
-                    if number is not None or result is not None:
-                        return None
-                    number = word
-                elif kind == _RESULT:
-                    if number is not None or result is not None:
-                        return None
-                    result, result_line, result_column = word, line, column
-                elif kind == _UNREADABLE:
-                    return None
-                else:
-                    return _NOT_PLAIN
+                    numbered = True
             column += len(word) + 1
         offset += len(row) + 1
-    if number is not None:
-        return None
-    return tuple(turns), result, result_line, result_column
+    return tuple(turns)

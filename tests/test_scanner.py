@@ -11,6 +11,7 @@ and mutations of the records (bytes flipped, spans cut, spliced, duplicated).
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 import re
 from collections.abc import Iterator
@@ -331,6 +332,8 @@ def test_plain_games_make_their_turns_only_when_asked() -> None:
     assert isinstance(vars(record)["_turns"], DeferredTurns)
     assert record.moves == ("a1", "b2", "button", "pass", "pass")
     assert isinstance(vars(record)["_turns"], DeferredTurns), "reading the moves made the turns"
+    copied = pickle.loads(pickle.dumps(record))
+    assert isinstance(vars(copied)["_turns"], DeferredTurns) and copied.moves == record.moves
     assert (record.result_line, record.result_column) == (9, 6)
     tokens = scanner._scan_tokens(text, 4, 0)
     assert isinstance(tokens, Record)
@@ -340,6 +343,7 @@ def test_plain_games_make_their_turns_only_when_asked() -> None:
     assert [dataclasses.astuple(t) for t in turns] == [dataclasses.astuple(t) for t in tokens.turns]
     assert turns[1].written == "B2" and (turns[1].line, turns[1].column) == (8, 12)
     assert record.moves == tuple(t.move for t in turns)
+    assert copied == record and every_field(copied) == every_field(record)
 
 
 def test_the_table_of_words_stays_bounded() -> None:
