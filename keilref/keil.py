@@ -144,29 +144,24 @@ class KeilGame(BoardGame):
         return game
 
     # --- playing ---------------------------------------------------------
+    # Every turn is played by the kernel (keilref.kernel.advance), one or a
+    # whole run at a time, so the rules of a turn live in one place; what
+    # follows here only says why a turn the kernel refused is not played.
     def play(self, move: str) -> None:
-        code = self._codes.get(move)
-        if code is None:
-            code = self._decode(move)
-        if self._over:
-            raise IllegalMoveError(move, Reason.GAME_OVER, self._turn + 1)
-        if code >= 0:
-            self._place(code, move)
-        elif code == PASS:
-            self._pass(move)
-        else:
-            self._take_button(move)
+        if not self._advance((move,)):
+            raise self._refusal(move)
 
     def play_legal(self, moves: Sequence[str]) -> int:
-        # The whole run of legal turns in one call of the engine's kernel;
-        # the generic loop then meets the turn it stopped at (and refuses it).
+        return self._advance(moves if isinstance(moves, tuple) else tuple(moves))
+
+    def _advance(self, moves: tuple[str, ...]) -> int:
         state = [self._to_move, self._turn, self._passes, int(self._over), self._holder]
         played, captured = advance(
             self._board,
             self._adj,
             self._codes,
             self._names,
-            moves if isinstance(moves, tuple) else tuple(moves),
+            moves,
             state,
             self._seen,
             self._prisoners,
@@ -177,9 +172,35 @@ class KeilGame(BoardGame):
             self._to_move, self._turn, self._passes, over, self._holder = state
             self._over = bool(over)
             self._last_captured = captured
-        if played == len(moves):
-            return played
-        return played + super().play_legal(moves[played:])
+        return played
+
+    def _refusal(self, move: str) -> IllegalMoveError:
+        """Why the kernel did not play ``move`` (it changed nothing); raises
+        :class:`InvalidMoveError` for a token that is not a turn at all."""
+        turn = self._turn + 1
+        code = self._codes.get(move)
+        if code is None:
+            code = self._decode(move)
+        if self._over:
+            return IllegalMoveError(move, Reason.GAME_OVER, turn)
+        if code == PASS:
+            return IllegalMoveError(move, Reason.PASS_BEFORE_BUTTON, turn)
+        if code == BUTTON:
+            return IllegalMoveError(move, Reason.BUTTON_TAKEN, turn)
+        b = self._board
+        if b[code]:
+            return IllegalMoveError(move, Reason.OCCUPIED, turn)
+        captured: list[int] = []
+        legal = place(b, self._adj, code, self._to_move, captured)
+        earlier = self._seen[self._to_move].get(bytes(b))
+        b[code] = EMPTY
+        for s in captured:
+            b[s] = 3 - self._to_move
+        if not legal:
+            return IllegalMoveError(move, Reason.SUICIDE, turn)
+        if earlier is None:
+            raise AssertionError(f"the kernel refused {move!r}, a legal turn")
+        return IllegalMoveError(move, Reason.SUPERKO, turn, earlier)
 
     def _decode(self, move: str) -> int:
         """Map a token missing from the fast table: raise the right error."""
@@ -194,60 +215,6 @@ class KeilGame(BoardGame):
                 f"{move!r} is not a turn (expected a point such as g7, 'pass' or 'button')"
             ) from None
         raise AssertionError("unreachable: a listed point is in the fast table")
-
-    def _place(self, x: int, move: str) -> None:
-        b = self._board
-        if b[x]:
-            raise IllegalMoveError(move, Reason.OCCUPIED, self._turn + 1)
-        c = self._to_move
-        o = 3 - c
-        captured: list[int] = []
-        if not place(b, self._adj, x, c, captured):
-            self._undo(x, captured, o)
-            raise IllegalMoveError(move, Reason.SUICIDE, self._turn + 1)
-        key = bytes(b)
-        seen = self._seen[c]
-        earlier = seen.get(key)
-        if earlier is not None:
-            self._undo(x, captured, o)
-            raise IllegalMoveError(move, Reason.SUPERKO, self._turn + 1, earlier)
-        self._turn += 1
-        seen[key] = self._turn
-        self._to_move = o
-        self._passes = 0
-        self._prisoners[c] += len(captured)
-        self._last_captured = captured
-        self._moves.append(self._names[x])
-
-    def _undo(self, x: int, captured: list[int], other: int) -> None:
-        b = self._board
-        b[x] = EMPTY
-        for s in captured:
-            b[s] = other
-
-    def _pass(self, move: str) -> None:
-        if self.button_in_play and not self._holder:
-            raise IllegalMoveError(move, Reason.PASS_BEFORE_BUTTON, self._turn + 1)
-        self._end_turn("pass")
-        self._passes += 1
-        if self._passes == 2:
-            self._over = True
-
-    def _take_button(self, move: str) -> None:
-        if not self.button_in_play or self._holder:
-            raise IllegalMoveError(move, Reason.BUTTON_TAKEN, self._turn + 1)
-        self._holder = self._to_move
-        self._board[self._n] = 1
-        self._end_turn("button")
-        self._passes = 0
-
-    def _end_turn(self, move: str) -> None:
-        """Bookkeeping for a turn that places nothing."""
-        self._turn += 1
-        self._seen[self._to_move][bytes(self._board)] = self._turn
-        self._to_move = 3 - self._to_move
-        self._last_captured = []
-        self._moves.append(move)
 
     def check(self, move: str) -> IllegalMoveError | None:
         trial = self.copy()
@@ -268,9 +235,7 @@ class KeilGame(BoardGame):
             if self._board[p]:
                 continue
             seen = self._seen[self._to_move]
-            try:
-                self._place(p, names[p])
-            except IllegalMoveError:
+            if not self._advance((names[p],)):
                 continue
             legal.append(names[p])
             # Put everything back exactly as it was.

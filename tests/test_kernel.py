@@ -1,11 +1,12 @@
-"""The engine's kernel (keilref/kernel.py), compiled or not, against one turn at a time.
+"""The engine's kernel (keilref/kernel.py), compiled or not: a run against one turn at a time.
 
-``KeilGame.play_legal`` plays a whole run of turns in one call of the
-kernel; ``KeilGame.play`` plays one, and the reference property tests hold
-``play`` to the rules. Here the two must leave every game in exactly the
-same state (board, turn, superko memory, prisoners, button, passes) and stop
-at the same turn, on random games full of captures, ko, superko, passes and
-the button, with illegal and unreadable turns mixed in.
+Every Keil turn goes through the kernel: ``KeilGame.play`` hands it one
+turn, and the reference property tests hold that to the rules;
+``KeilGame.play_legal`` hands it a whole run. Here the two must leave every
+game in exactly the same state (board, turn, superko memory, prisoners,
+button, passes) and stop at the same turn, on random games full of
+captures, ko, superko, passes and the button, with illegal and unreadable
+turns mixed in; and each turn the kernel refuses gets its reason.
 
 With ``KEILREF_REQUIRE_COMPILED=1`` (set by CI for the fast build) the kernel
 must be the compiled one, so that these tests and every other test of that
