@@ -1,10 +1,11 @@
-"""The hot loop of the Keil engine: placing a stone, its captures and suicide.
+"""The hot loop of the Keil engine: every turn, with its captures, suicide and superko.
 
 Plain functions over ints and the ``bytearray`` board, with nothing imported
 from the rest of keilref, so that this one module can be compiled with mypyc
 (see the README's "fast build") while every other module, and a build
 without a compiler, run it as ordinary Python. :class:`keilref.keil.KeilGame`
-keeps the rules around it: whose turn it is, superko, prisoners, undo.
+plays every turn through :func:`advance`, holds the game's state between
+calls, and words why a turn the kernel refused is not played.
 
 Both functions use the ``keil`` links, which decide captures exactly under
 either wording of the rules (see :mod:`keilref.keil`). Board bytes are 0 for
