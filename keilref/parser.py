@@ -34,7 +34,7 @@ import keilref
 from keilref.core import Result
 from keilref.errors import RecordError, RecordSyntaxError
 from keilref.record import Comment, Record, Tag, Turn, TurnKind
-from keilref.scanner import scan_game, turn_from_token
+from keilref.scanner import number_text, scan_game, turn_from_token
 
 __all__ = [
     "CHUNK_SIZE",
@@ -152,22 +152,12 @@ def _turn(token: Token, comments: tuple[Comment, ...], numbered: bool) -> Turn:
     return turn_from_token(token.value, comments, numbered, token.line or 0, token.column or 0)
 
 
-def _number_text(index: int) -> str:
-    """The move number that may stand before turn ``index`` (0-based)."""
-    return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."
-
-
-_NUMBER_TEXTS = tuple(_number_text(i) for i in range(1024))
-"""Precomputed for the turns of any ordinary game: checking a number is then
-one tuple index and one string comparison."""
-
-
 def _wrong_number(token: Token, index: int) -> _Fault:
     """The error for a move number that does not name the turn after it."""
     text: str = token.value
     digits = text.rstrip(".")
     dots = len(text) - len(digits)
-    right = _number_text(index)
+    right = number_text(index)
     if dots not in (1, 3):
         message = (
             f"malformed move number '{text}': write '{digits}.' before Black's turn "
@@ -250,7 +240,7 @@ class _Builder(Transformer[Token, Record]):
         index = len(turns)
         if index >= MAX_TURNS:
             raise self._too_many()
-        if number.value != (_NUMBER_TEXTS[index] if index < 1024 else _number_text(index)):
+        if number.value != number_text(index):
             raise _wrong_number(number, index)
         before, after = children[2], children[4]
         if before is None and after is None:

@@ -53,7 +53,6 @@ _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\[
 _ESCAPE = re.compile(r"\\(.)")
 
 _PLACE, _PASS, _BUTTON = TurnKind.PLACE, TurnKind.PASS, TurnKind.BUTTON
-_NUMBERS = tuple(f"{i // 2 + 1}." if i % 2 == 0 else f"{i // 2 + 1}..." for i in range(1024))
 _TURN_FIELDS = ("move", "kind", "point", "piece", "comments", "written", "numbered", "line", "column")
 
 
@@ -214,7 +213,7 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
                 else:
                     append(turn_from_token(move, (), False, line, pos - line_start + 1))
             else:
-                if number != (_NUMBERS[index] if index < 1024 else _number_text(index)):
+                if number != number_text(index):
                     return None
                 append(turn_from_token(move, pending, True, line, pos - line_start + 1))
                 number, pending = None, ()
@@ -276,8 +275,19 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
     )
 
 
-def _number_text(index: int) -> str:
+def _spelt_number(index: int) -> str:
     return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."
+
+
+_NUMBERS = tuple(_spelt_number(i) for i in range(1024))
+"""Precomputed for the turns of any ordinary game."""
+
+
+def number_text(index: int) -> str:
+    """The move number that may stand before turn ``index`` (0-based): ``N.``
+    before Black's turn of move N, ``N...`` before White's. The grammar's
+    transformer checks numbers with it too."""
+    return _NUMBERS[index] if index < 1024 else _spelt_number(index)
 
 
 # The plain path: most games are tags, then moves, move numbers and a result
@@ -382,7 +392,7 @@ def _plain_moves(text: str, pos: int) -> tuple[tuple[str, ...], str | None] | No
                 return None
             if number is not None:
                 index = len(moves)
-                if number != (_NUMBERS[index] if index < 1024 else _number_text(index)):
+                if number != number_text(index):
                     return None
                 number = None
             append(word if kind == _POINT else turn_from_token(word, (), False, 0, 0).move)
