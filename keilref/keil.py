@@ -25,7 +25,7 @@ from keilref.diagram import ASCII, UNICODE, parse_hex, render_hex
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
 from keilref.game import BoardGame
 from keilref.geometry import HexGeometry, hex_geometry
-from keilref.kernel import advance, place
+from keilref.kernel import advance, place, take_back
 from keilref.rules import ButtonRule, RuleSet, find_rules, register
 
 EMPTY = 0
@@ -193,9 +193,7 @@ class KeilGame(BoardGame):
         captured: list[int] = []
         legal = place(b, self._adj, code, self._to_move, captured)
         earlier = self._seen[self._to_move].get(bytes(b))
-        b[code] = EMPTY
-        for s in captured:
-            b[s] = 3 - self._to_move
+        take_back(b, code, captured, 3 - self._to_move)
         if not legal:
             return IllegalMoveError(move, Reason.SUICIDE, turn)
         if earlier is None:

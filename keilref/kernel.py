@@ -72,6 +72,13 @@ def place(b: bytearray, adj: Adjacency, x: int, c: int, captured: list[int]) -> 
     return has_liberty or dead_group(b, adj, x, c, o) is None
 
 
+def take_back(b: bytearray, x: int, taken: list[int], other: int) -> None:
+    """Undo :func:`place`: empty ``x`` and put back the ``other`` stones it took."""
+    b[x] = EMPTY
+    for s in taken:
+        b[s] = other
+
+
 PASS: Final = -1
 BUTTON: Final = -2
 _UNKNOWN: Final = -3
@@ -118,9 +125,7 @@ def advance(
             key = bytes(b)
             mine = seen[to_move]
             if not legal or key in mine:
-                b[code] = EMPTY
-                for s in taken:
-                    b[s] = other
+                take_back(b, code, taken, other)
                 break
             captured = taken
             prisoners[to_move] += len(taken)
