@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Protocol
 
-from keilref import gitlab, github, report, sarif
+from keilref import report
 from keilref.verdict import Verdict
 
 
@@ -26,15 +26,26 @@ def document_writer(
     summary_path: str | None = None,
     warn: Callable[[str], object] | None = None,
 ) -> DocumentWriter | None:
-    """The writer of a document format; ``None`` for the line formats (text, jsonl)."""
+    """The writer of a document format; ``None`` for the line formats (text, jsonl).
+
+    Each format's module is loaded only when that format is asked for.
+    """
     if format == "junit":
-        return report.JUnitWriter(write, strict=strict)
+        from keilref.junit import JUnitWriter
+
+        return JUnitWriter(write, strict=strict)
     if format == "sarif":
-        return sarif.SarifWriter(write, strict=strict)
+        from keilref.sarif import SarifWriter
+
+        return SarifWriter(write, strict=strict)
     if format == "gitlab":
-        return gitlab.GitLabWriter(write, strict=strict)
+        from keilref.gitlab import GitLabWriter
+
+        return GitLabWriter(write, strict=strict)
     if format == "github":
-        return github.GitHubWriter(write, strict=strict, summary_path=summary_path, warn=warn)
+        from keilref.github import GitHubWriter
+
+        return GitHubWriter(write, strict=strict, summary_path=summary_path, warn=warn)
     return None
 
 

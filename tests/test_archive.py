@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from keilref import report
+from keilref import junit, report
 from keilref.check import Source, check_sources, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.generate import random_game, random_games, to_record
@@ -89,7 +89,7 @@ def test_junit_streams_many_suites_and_cases() -> None:
     for i, g in enumerate(random_games(5, 40, sizes=(2,), fill=0.3)):
         record = to_record(g, event="x")
         verdicts.append(adjudicate(record, file=f"f{i % 3}.keil", game=i + 1))
-    root = ET.fromstring(report.junit_xml(verdicts))
+    root = ET.fromstring(junit.junit_xml(verdicts))
     assert [s.get("name") for s in root.findall("testsuite")] == [f"f{i % 3}.keil" for i in range(40)]
     assert len(root.findall("./testsuite/testcase")) == 40
 
@@ -98,8 +98,8 @@ def test_junit_strict_fails_unfinished() -> None:
     record = next(iter_games(io.BytesIO(b'[Size "3"]\n1. c3 *\n'), "u.keil"))
     v = adjudicate(record, file="u.keil", game=1)
     assert v.status is Status.UNFINISHED
-    assert ET.fromstring(report.junit_xml([v])).find(".//failure") is None
-    assert ET.fromstring(report.junit_xml([v], strict=True)).find(".//failure") is not None
+    assert ET.fromstring(junit.junit_xml([v])).find(".//failure") is None
+    assert ET.fromstring(junit.junit_xml([v], strict=True)).find(".//failure") is not None
 
 
 def test_github_annotation_points_at_the_illegal_turn(tmp_path: Path) -> None:
