@@ -25,7 +25,7 @@ from keilref.diagram import ASCII, UNICODE, parse_hex, render_hex
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
 from keilref.game import BoardGame
 from keilref.geometry import HexGeometry, hex_geometry
-from keilref.kernel import advance, place, take_back
+from keilref.kernel import advance, place, take_back, territories
 from keilref.rules import ButtonRule, RuleSet, find_rules, register
 
 EMPTY = 0
@@ -191,9 +191,10 @@ class KeilGame(BoardGame):
         if b[code]:
             return IllegalMoveError(move, Reason.OCCUPIED, turn)
         captured: list[int] = []
-        legal = place(b, self._adj, code, self._to_move, captured)
+        cells = list(b)
+        legal = place(b, cells, self._adj, code, self._to_move, captured)
         earlier = self._seen[self._to_move].get(bytes(b))
-        take_back(b, code, captured, 3 - self._to_move)
+        take_back(b, cells, code, captured, 3 - self._to_move)
         if not legal:
             return IllegalMoveError(move, Reason.SUICIDE, turn)
         if earlier is None:
@@ -295,32 +296,7 @@ class KeilGame(BoardGame):
 
     def _territory_indices(self, rules: KeilRules | None = None) -> list[tuple[list[int], int]]:
         """Territories as (points, owner) with owner 0 for nobody."""
-        b = self._board
-        adj = self._adj
-        rules = rules or self.rules
-        done: set[int] = set()
-        out = []
-        for p in range(self._n):
-            if b[p] or p in done:
-                continue
-            area = [p]
-            done.add(p)
-            touching = 0
-            i = 0
-            while i < len(area):
-                s = area[i]
-                i += 1
-                for q, w1, w2 in adj[s]:
-                    t = b[q]
-                    if t == EMPTY:
-                        if q not in done and rules.empties_linked(b[w1], b[w2]):
-                            done.add(q)
-                            area.append(q)
-                    elif b[w1] != 3 - t or b[w2] != 3 - t:
-                        # The stone is linked to this empty point.
-                        touching |= t
-            out.append((area, touching if touching in (1, 2) else 0))
-        return out
+        return territories(self._board, self._adj, self._n, (rules or self.rules).loose_links)
 
     def score(self) -> Score:
         return self._score(self.rules)

@@ -10,6 +10,12 @@ calls, and words why a turn the kernel refused is not played.
 Both functions use the ``keil`` links, which decide captures exactly under
 either wording of the rules (see :mod:`keilref.keil`). Board bytes are 0 for
 empty, 1 for black and 2 for white.
+
+The ``bytearray`` board is the game's state and its bytes are the position
+superko compares. While a call runs, points are read from ``cells``, a list
+copy of it made at the call's start, and every write goes to both: reading a
+list item is the cheapest read there is, in CPython and in compiled code
+alike, and a copy that lives only for one call can never drift from the board.
 """
 
 from __future__ import annotations
@@ -22,24 +28,24 @@ Adjacency = tuple[tuple[tuple[int, int, int], ...], ...]
 EMPTY: Final = 0
 
 
-def dead_group(b: bytearray, adj: Adjacency, start: int, color: int, other: int) -> list[int] | None:
+def dead_group(cells: list[int], adj: Adjacency, start: int, color: int, other: int) -> list[int] | None:
     """The stones of ``start``'s group when it has no liberty, else ``None``."""
     stack = [start]
     seen = {start}
     while stack:
         s = stack.pop()
         for q, w1, w2 in adj[s]:
-            t = b[q]
+            t = cells[q]
             if t == EMPTY:
-                if b[w1] != other or b[w2] != other:
+                if cells[w1] != other or cells[w2] != other:
                     return None
-            elif t == color and q not in seen and (b[w1] == color or b[w2] == color):
+            elif t == color and q not in seen and (cells[w1] == color or cells[w2] == color):
                 seen.add(q)
                 stack.append(q)
     return list(seen)
 
 
-def place(b: bytearray, adj: Adjacency, x: int, c: int, captured: list[int]) -> bool:
+def place(b: bytearray, cells: list[int], adj: Adjacency, x: int, c: int, captured: list[int]) -> bool:
     """Put a stone of colour ``c`` on the empty point ``x`` and take the enemy
     stones it leaves without a liberty, appending them to ``captured``.
 
@@ -49,34 +55,38 @@ def place(b: bytearray, adj: Adjacency, x: int, c: int, captured: list[int]) -> 
     """
     o = 3 - c
     b[x] = c
+    cells[x] = c
     has_liberty = False
     for q, w1, w2 in adj[x]:
-        t = b[q]
+        t = cells[q]
         if t == EMPTY:
             # Captures only add empty points and turn wings empty, so a
             # liberty seen now is still one once all captures are done.
-            if not has_liberty and (b[w1] != o or b[w2] != o):
+            if not has_liberty and (cells[w1] != o or cells[w2] != o):
                 has_liberty = True
         elif t == o:
             # Most enemy stones touch a liberty themselves: settle that
             # without the allocations of a whole-group search.
             for r, v1, v2 in adj[q]:
-                if b[r] == EMPTY and (b[v1] != c or b[v2] != c):
+                if cells[r] == EMPTY and (cells[v1] != c or cells[v2] != c):
                     break
             else:
-                dead = dead_group(b, adj, q, o, c)
+                dead = dead_group(cells, adj, q, o, c)
                 if dead is not None:
                     for s in dead:
                         b[s] = EMPTY
+                        cells[s] = EMPTY
                     captured.extend(dead)
-    return has_liberty or dead_group(b, adj, x, c, o) is None
+    return has_liberty or dead_group(cells, adj, x, c, o) is None
 
 
-def take_back(b: bytearray, x: int, taken: list[int], other: int) -> None:
+def take_back(b: bytearray, cells: list[int], x: int, taken: list[int], other: int) -> None:
     """Undo :func:`place`: empty ``x`` and put back the ``other`` stones it took."""
     b[x] = EMPTY
+    cells[x] = EMPTY
     for s in taken:
         b[s] = other
+        cells[s] = other
 
 
 PASS: Final = -1
@@ -110,6 +120,7 @@ def advance(
     """
     to_move, turn, passes, over, holder = state[0], state[1], state[2], state[3], state[4]
     button_bit = len(b) - 1
+    cells = list(b)
     captured: list[int] = []
     count = 0
     for move in moves:
@@ -118,14 +129,14 @@ def advance(
             break
         other = 3 - to_move
         if code >= 0:
-            if b[code] != EMPTY:
+            if cells[code] != EMPTY:
                 break
             taken: list[int] = []
-            legal = place(b, adj, code, to_move, taken)
+            legal = place(b, cells, adj, code, to_move, taken)
             key = bytes(b)
             mine = seen[to_move]
             if not legal or key in mine:
-                take_back(b, code, taken, other)
+                take_back(b, cells, code, taken, other)
                 break
             captured = taken
             prisoners[to_move] += len(taken)
@@ -146,6 +157,7 @@ def advance(
                 break
             holder = to_move
             b[button_bit] = 1
+            cells[button_bit] = 1
             captured = []
             played.append("button")
             passes = 0
@@ -157,6 +169,40 @@ def advance(
         count += 1
     state[0], state[1], state[2], state[3], state[4] = to_move, turn, passes, over, holder
     return count, captured
+
+
+def territories(b: bytearray, adj: Adjacency, n: int, loose: bool) -> list[tuple[list[int], int]]:
+    """The territories of the first ``n`` points as ``(points, owner)``.
+
+    ``loose`` links every two adjacent empty points (``keil-2019``); otherwise
+    they are linked when a wing is empty (``keil``). ``owner`` is the colour
+    of every stone linked to the territory, or 0 for nobody: both colours are,
+    or no stone at all is. A stone and an empty point are linked under both
+    wordings unless both wings are of the stone's enemy's colour.
+    """
+    cells = list(b)
+    done = [0] * n
+    out: list[tuple[list[int], int]] = []
+    for p in range(n):
+        if cells[p] or done[p]:
+            continue
+        area = [p]
+        done[p] = 1
+        touching = 0
+        i = 0
+        while i < len(area):
+            s = area[i]
+            i += 1
+            for q, w1, w2 in adj[s]:
+                t = cells[q]
+                if t == EMPTY:
+                    if not done[q] and (loose or cells[w1] == EMPTY or cells[w2] == EMPTY):
+                        done[q] = 1
+                        area.append(q)
+                elif not touching & t and (cells[w1] != 3 - t or cells[w2] != 3 - t):
+                    touching |= t
+        out.append((area, touching if touching != 3 else 0))
+    return out
 
 
 def is_compiled() -> bool:
