@@ -192,7 +192,7 @@ class KeilGame(BoardGame):
             return IllegalMoveError(move, Reason.OCCUPIED, turn)
         captured: list[int] = []
         cells = list(b)
-        legal = place(b, cells, self._adj, code, self._to_move, captured)
+        legal = place(b, cells, [0] * len(b), self._adj, code, self._to_move, captured)
         earlier = self._seen[self._to_move].get(bytes(b))
         take_back(b, cells, code, captured, 3 - self._to_move)
         if not legal:

@@ -7,7 +7,7 @@ without a compiler, run it as ordinary Python. :class:`keilref.keil.KeilGame`
 plays every turn through :func:`advance`, holds the game's state between
 calls, and words why a turn the kernel refused is not played.
 
-Both functions use the ``keil`` links, which decide captures exactly under
+Captures and suicide use the ``keil`` links, which decide them exactly under
 either wording of the rules (see :mod:`keilref.keil`). Board bytes are 0 for
 empty, 1 for black and 2 for white.
 
@@ -16,6 +16,8 @@ superko compares. While a call runs, points are read from ``cells``, a list
 copy of it made at the call's start, and every write goes to both: reading a
 list item is the cheapest read there is, in CPython and in compiled code
 alike, and a copy that lives only for one call can never drift from the board.
+Group searches mark the stones they reach in ``marks``, a list of zeros as
+long as the board, and clear their marks before they return.
 """
 
 from __future__ import annotations
@@ -28,24 +30,34 @@ Adjacency = tuple[tuple[tuple[int, int, int], ...], ...]
 EMPTY: Final = 0
 
 
-def dead_group(cells: list[int], adj: Adjacency, start: int, color: int, other: int) -> list[int] | None:
+def dead_group(
+    cells: list[int], marks: list[int], adj: Adjacency, start: int, color: int, other: int
+) -> list[int] | None:
     """The stones of ``start``'s group when it has no liberty, else ``None``."""
-    stack = [start]
-    seen = {start}
-    while stack:
-        s = stack.pop()
+    members = [start]
+    marks[start] = 1
+    i = 0
+    while i < len(members):
+        s = members[i]
+        i += 1
         for q, w1, w2 in adj[s]:
             t = cells[q]
             if t == EMPTY:
                 if cells[w1] != other or cells[w2] != other:
+                    for m in members:
+                        marks[m] = 0
                     return None
-            elif t == color and q not in seen and (cells[w1] == color or cells[w2] == color):
-                seen.add(q)
-                stack.append(q)
-    return list(seen)
+            elif t == color and not marks[q] and (cells[w1] == color or cells[w2] == color):
+                marks[q] = 1
+                members.append(q)
+    for m in members:
+        marks[m] = 0
+    return members
 
 
-def place(b: bytearray, cells: list[int], adj: Adjacency, x: int, c: int, captured: list[int]) -> bool:
+def place(
+    b: bytearray, cells: list[int], marks: list[int], adj: Adjacency, x: int, c: int, captured: list[int]
+) -> bool:
     """Put a stone of colour ``c`` on the empty point ``x`` and take the enemy
     stones it leaves without a liberty, appending them to ``captured``.
 
@@ -71,13 +83,13 @@ def place(b: bytearray, cells: list[int], adj: Adjacency, x: int, c: int, captur
                 if cells[r] == EMPTY and (cells[v1] != c or cells[v2] != c):
                     break
             else:
-                dead = dead_group(cells, adj, q, o, c)
+                dead = dead_group(cells, marks, adj, q, o, c)
                 if dead is not None:
                     for s in dead:
                         b[s] = EMPTY
                         cells[s] = EMPTY
                     captured.extend(dead)
-    return has_liberty or dead_group(cells, adj, x, c, o) is None
+    return has_liberty or dead_group(cells, marks, adj, x, c, o) is None
 
 
 def take_back(b: bytearray, cells: list[int], x: int, taken: list[int], other: int) -> None:
@@ -121,6 +133,7 @@ def advance(
     to_move, turn, passes, over, holder = state[0], state[1], state[2], state[3], state[4]
     button_bit = len(b) - 1
     cells = list(b)
+    marks = [0] * len(b)
     captured: list[int] = []
     count = 0
     for move in moves:
@@ -132,7 +145,7 @@ def advance(
             if cells[code] != EMPTY:
                 break
             taken: list[int] = []
-            legal = place(b, cells, adj, code, to_move, taken)
+            legal = place(b, cells, marks, adj, code, to_move, taken)
             key = bytes(b)
             mine = seen[to_move]
             if not legal or key in mine:
