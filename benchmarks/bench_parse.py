@@ -33,7 +33,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from keilref.errors import RecordError  # noqa: E402
-from keilref.parser import iter_games, record_parser  # noqa: E402
+from keilref.lark_grammar import record_parser  # noqa: E402
+from keilref.parser import iter_games  # noqa: E402
 from keilref.record import Comment, Record, Tag, Turn, TurnKind  # noqa: E402
 from keilref.writer import write_records  # noqa: E402
 

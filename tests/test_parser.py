@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keilref.errors import RecordError, RecordSyntaxError
-from keilref.parser import grammar_path, iter_games, parse_games, parse_record, record_parser
+from keilref.lark_grammar import grammar_path, record_parser
+from keilref.parser import iter_games, parse_games, parse_record
 from keilref.record import Comment, Record, Tag, Turn, TurnKind
 from keilref.writer import write_record
 
@@ -95,7 +96,7 @@ def test_an_installed_package_finds_the_grammar_inside_itself(tmp_path: Path) ->
     (site / "grammar").mkdir()  # a decoy where a checkout's grammar would be: the package's must win
     (site / "grammar" / "record.lark").write_text("this is not a grammar\n")
     code = (
-        "from keilref.parser import grammar_path, parse_record; "
+        "from keilref.lark_grammar import grammar_path; from keilref.parser import parse_record; "
         "print(grammar_path()); print(parse_record('[A \"1\"] 1. g7').turns[0].move)"
     )
     out = subprocess.run(
