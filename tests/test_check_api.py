@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,22 @@ def test_the_functions_and_their_verdicts_pickle(at_the_root: None) -> None:
         assert pickle.loads(pickle.dumps(fn)) is fn
     verdicts = keilref.check_file("records/faults/illegal-superko.keil")
     assert pickle.loads(pickle.dumps(verdicts)) == verdicts
+
+
+def test_checking_well_formed_games_loads_neither_the_grammar_nor_the_document_formats() -> None:
+    # Start-up is a cost every run pays: Lark is for the games the scanner
+    # declines, the XML writer for --format junit.
+    code = (
+        "import sys, glob\n"
+        "from keilref.cli import app\n"
+        "from keilref.check import check_file\n"
+        "from keilref.verdict import Status\n"
+        "files = sorted(glob.glob('records/games/*.keil'))\n"
+        "assert files and all(v.status is not Status.ERROR for f in files for v in check_file(f))\n"
+        "print(sorted(m for m in ('lark', 'keilref.lark_grammar', 'xml.sax.saxutils') if m in sys.modules))\n"
+        "check_file('records/faults/error-bad-token.keil')\n"
+        "print('lark' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "True"]
