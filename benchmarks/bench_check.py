@@ -9,7 +9,15 @@ Writes a seeded archive of size-7 games (about 165 turns each), then:
 
 and prints games/s for each with the ratios the targets speak of: ``--jobs 1``
 at least 3.0x faster than the bare parse, ``--jobs 2`` at least 1.7x faster
-than ``--jobs 1``.
+than ``--jobs 1``. Each ratio is given twice: from the best time of each
+command, and as the median of the rounds' own ratios (the commands of one
+round run back to back, so a host whose speed drifts over minutes moves both).
+
+It also measures what two processes can do at once on this host: a fixed
+loop of pure Python, one copy alone and then two copies at once, before the
+first round and after the last. On a machine whose two cores are shared
+with others, two copies at once do less than twice the work of one, and
+that ceiling bounds what ``--jobs 2`` can show.
 
     python benchmarks/bench_check.py [--games 10000] [--rounds 3] [--rules keil]
 
@@ -23,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,6 +81,25 @@ def run_check(path: Path, jobs: int) -> tuple[float, float]:
     return elapsed, cpu
 
 
+_SPIN = "x = 0\nfor i in range(12_000_000):\n    x += i & 7\n"
+
+
+def parallel_capacity() -> float:
+    """How many times the work of one process two processes do at once here:
+    2.0 on two free cores, less when the host lends them out."""
+
+    def spin(copies: int) -> float:
+        start = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", _SPIN]) for _ in range(copies)]
+        for proc in procs:
+            proc.wait()
+        return time.perf_counter() - start
+
+    one = min(spin(1) for _ in range(2))
+    two = min(spin(2) for _ in range(2))
+    return 2 * one / two
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=10_000)
@@ -92,6 +120,8 @@ def main() -> None:
         # Interleaved rounds, best of each: load from elsewhere on the machine
         # then weighs on all three alike.
         bares, serials, parallels, bare_cpus, serial_cpus = [], [], [], [], []
+        judged = args.games >= 2000  # below, starting processes outweighs checking
+        capacity = [parallel_capacity()] if judged else []
         for _ in range(args.rounds):
             cpu = time.process_time()
             bares.append(_timed(lambda: bare_parse(text)))
@@ -100,6 +130,8 @@ def main() -> None:
             serials.append(wall)
             serial_cpus.append(cpu)
             parallels.append(run_check(path, 2)[0])
+        if judged:
+            capacity.append(parallel_capacity())
         bare, serial, parallel = min(bares), min(serials), min(parallels)
         bare_cpu, serial_cpu = min(bare_cpus), min(serial_cpus)
 
@@ -108,6 +140,21 @@ def main() -> None:
     print(f"keilref check --jobs 1: {n / serial:>9,.0f} games/s  ({serial:.2f} s, {bare / serial:.2f}x faster than the bare parse)")
     print(f"keilref check --jobs 2: {n / parallel:>9,.0f} games/s  ({parallel:.2f} s, {serial / parallel:.2f}x faster than --jobs 1)")
     print(f"CPU time: bare parse {bare_cpu:.2f} s, check --jobs 1 {serial_cpu:.2f} s: {bare_cpu / serial_cpu:.2f}x")
+    print(
+        "rounds (bare parse, --jobs 1, --jobs 2, in seconds): "
+        + "; ".join(f"{b:.2f}, {s:.2f}, {p:.2f}" for b, s, p in zip(bares, serials, parallels))
+    )
+    print(
+        "median of the rounds' own ratios: "
+        f"--jobs 1 {statistics.median(b / s for b, s in zip(bares, serials)):.2f}x the bare parse, "
+        f"--jobs 2 {statistics.median(s / p for s, p in zip(serials, parallels)):.2f}x --jobs 1"
+    )
+    if capacity:
+        print(
+            "two processes at once did "
+            + " and ".join(f"{c:.2f}x" for c in capacity)
+            + " the work of one (before the first round, after the last; 2.00x on two free cores)"
+        )
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (cores: {os.cpu_count()})")
     if n < 2000:
         # Below this, starting processes weighs more than checking: no fair verdict.
