@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -98,23 +99,7 @@ class Result:
     @classmethod
     def parse(cls, text: str) -> Result:
         """Read a result token; raise ``ValueError`` naming it when it is not one."""
-        if text == "*":
-            return cls(ResultKind.UNKNOWN)
-        if text == "Draw":
-            return cls(ResultKind.DRAW)
-        m = _RESULT_RE.match(text)
-        if m is None:
-            raise ValueError(
-                f"{text!r} is not a result (expected B+<margin>, W+<margin>, "
-                "B+R, W+R, B+T, W+T, B+F, W+F, Draw or *)"
-            )
-        winner = Color.BLACK if m.group(1) == "B" else Color.WHITE
-        if m.group(2):
-            return cls(_LETTER_KIND[m.group(2)], winner)
-        margin = float(m.group(3))
-        if margin == 0:
-            raise ValueError(f"{text!r} is not a result: a margin of 0 is written Draw")
-        return cls(ResultKind.SCORE, winner, margin)
+        return _parse_result(text)
 
     @classmethod
     def from_scores(cls, black: float, white: float) -> Result:
@@ -135,6 +120,30 @@ class Result:
             return f"{self.winner.letter}+{format_number(self.margin)}"
         letter = {ResultKind.RESIGN: "R", ResultKind.TIME: "T", ResultKind.FORFEIT: "F"}
         return f"{self.winner.letter}+{letter[self.kind]}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _parse_result(text: str) -> Result:
+    # Remembered: a result is read several times per game (the record, the
+    # verdict, its JSON), and archives hold few distinct ones. Results are
+    # immutable; a text that is not one raises, and is not remembered.
+    if text == "*":
+        return Result(ResultKind.UNKNOWN)
+    if text == "Draw":
+        return Result(ResultKind.DRAW)
+    m = _RESULT_RE.match(text)
+    if m is None:
+        raise ValueError(
+            f"{text!r} is not a result (expected B+<margin>, W+<margin>, "
+            "B+R, W+R, B+T, W+T, B+F, W+F, Draw or *)"
+        )
+    winner = Color.BLACK if m.group(1) == "B" else Color.WHITE
+    if m.group(2):
+        return Result(_LETTER_KIND[m.group(2)], winner)
+    margin = float(m.group(3))
+    if margin == 0:
+        raise ValueError(f"{text!r} is not a result: a margin of 0 is written Draw")
+    return Result(ResultKind.SCORE, winner, margin)
 
 
 @dataclass(frozen=True)

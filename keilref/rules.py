@@ -8,6 +8,7 @@ ever talk to this interface, so a new rule family plugs in by registering.
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -73,20 +74,7 @@ class RuleSet:
 
     def check_komi(self, komi: float | int | str | Fraction) -> float:
         """Validate a komi, from a number or record text; return it as a float."""
-        if isinstance(komi, str):
-            if KOMI_RE.fullmatch(komi) is None:
-                raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
-            value = Fraction(komi)
-        elif isinstance(komi, float) and not math.isfinite(komi):
-            raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
-        else:
-            value = Fraction(komi)
-        if abs(value) > KOMI_LIMIT:
-            raise ConfigError(f"komi {komi} is too large (at most {KOMI_LIMIT:,} either way)")
-        if value.denominator == 1 or (value.denominator == 2 and self.half_komi):
-            return float(value)
-        allowed = "a whole number or a half (such as 6.5)" if self.half_komi else "a whole number"
-        raise ConfigError(f"komi {komi} is not allowed under rules {self.name!r}: it must be {allowed}")
+        return _checked_komi(komi, self.half_komi, self.name)
 
     def check_button(self, button: bool | None) -> bool:
         """Resolve the button setting: ``None`` means the default."""
@@ -105,6 +93,27 @@ _REGISTRY: dict[str, RuleSet] = {}
 
 
 _R = TypeVar("_R", bound=RuleSet)
+
+
+@functools.lru_cache(maxsize=1024, typed=True)
+def _checked_komi(komi: float | int | str | Fraction, half_komi: bool, name: str) -> float:
+    """:meth:`RuleSet.check_komi`, remembered: an archive states the same few
+    komi in every game, and reading one takes a regular expression and an
+    exact fraction. A komi that is refused raises, and is not remembered."""
+    if isinstance(komi, str):
+        if KOMI_RE.fullmatch(komi) is None:
+            raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
+        value = Fraction(komi)
+    elif isinstance(komi, float) and not math.isfinite(komi):
+        raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
+    else:
+        value = Fraction(komi)
+    if abs(value) > KOMI_LIMIT:
+        raise ConfigError(f"komi {komi} is too large (at most {KOMI_LIMIT:,} either way)")
+    if value.denominator == 1 or (value.denominator == 2 and half_komi):
+        return float(value)
+    allowed = "a whole number or a half (such as 6.5)" if half_komi else "a whole number"
+    raise ConfigError(f"komi {komi} is not allowed under rules {name!r}: it must be {allowed}")
 
 
 def register(rules: _R) -> _R:
