@@ -92,6 +92,10 @@ class KeilGame(BoardGame):
         self._names = geo.names
         self._n = geo.n_points
         self._board = bytearray(self._n + 1)
+        # The kernel reads points from this list, which mirrors _board: every
+        # write to one is made to the other (see keilref.kernel).
+        self._cells = [0] * (self._n + 1)
+        self._marks = [0] * (self._n + 1)
         self._to_move = 1
         self._turn = 0
         self._passes = 0
@@ -140,6 +144,7 @@ class KeilGame(BoardGame):
                 raise ConfigError("the button is not in play in this game")
             game._holder = int(button_holder)
             game._board[game._n] = 1
+        game._cells = list(game._board)
         game._remember_start()
         return game
 
@@ -167,6 +172,8 @@ class KeilGame(BoardGame):
             self._prisoners,
             self._moves,
             self.button_in_play,
+            self._cells,
+            self._marks,
         )
         if played:
             self._to_move, self._turn, self._passes, over, self._holder = state
@@ -191,10 +198,9 @@ class KeilGame(BoardGame):
         if b[code]:
             return IllegalMoveError(move, Reason.OCCUPIED, turn)
         captured: list[int] = []
-        cells = list(b)
-        legal = place(b, cells, [0] * len(b), self._adj, code, self._to_move, captured)
+        legal = place(b, self._cells, self._marks, self._adj, code, self._to_move, captured)
         earlier = self._seen[self._to_move].get(bytes(b))
-        take_back(b, cells, code, captured, 3 - self._to_move)
+        take_back(b, self._cells, code, captured, 3 - self._to_move)
         if not legal:
             return IllegalMoveError(move, Reason.SUICIDE, turn)
         if earlier is None:
@@ -240,6 +246,7 @@ class KeilGame(BoardGame):
             # Put everything back exactly as it was.
             del seen[bytes(self._board)]
             self._board[:] = saved
+            self._cells[:] = saved
             self._moves.pop()
             self._turn, self._to_move, self._passes, prisoners, self._last_captured = state
             self._prisoners = list(prisoners)
@@ -252,6 +259,8 @@ class KeilGame(BoardGame):
     def copy(self) -> Self:
         other = super().copy()
         other._seen = (self._seen[0], dict(self._seen[1]), dict(self._seen[2]))
+        other._cells = list(self._cells)
+        other._marks = [0] * len(self._marks)
         return other
 
     # --- state -----------------------------------------------------------
@@ -296,7 +305,7 @@ class KeilGame(BoardGame):
 
     def _territory_indices(self, rules: KeilRules | None = None) -> list[tuple[list[int], int]]:
         """Territories as (points, owner) with owner 0 for nobody."""
-        return territories(self._board, self._adj, self._n, (rules or self.rules).loose_links)
+        return territories(self._cells, self._adj, self._n, (rules or self.rules).loose_links)
 
     def score(self) -> Score:
         return self._score(self.rules)

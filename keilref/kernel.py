@@ -12,12 +12,12 @@ either wording of the rules (see :mod:`keilref.keil`). Board bytes are 0 for
 empty, 1 for black and 2 for white.
 
 The ``bytearray`` board is the game's state and its bytes are the position
-superko compares. While a call runs, points are read from ``cells``, a list
-copy of it made at the call's start, and every write goes to both: reading a
-list item is the cheapest read there is, in CPython and in compiled code
-alike, and a copy that lives only for one call can never drift from the board.
-Group searches mark the stones they reach in ``marks``, a list of zeros as
-long as the board, and clear their marks before they return.
+superko compares. Points are read from ``cells``, a list that mirrors it
+(the game keeps both), and every write goes to both: reading a list item is
+the cheapest read there is, in CPython and in compiled code alike, where a
+``bytearray`` read boxes its index. Group searches mark the stones they reach
+in ``marks``, a list of zeros as long as the board, and clear their marks
+before they return.
 """
 
 from __future__ import annotations
@@ -117,6 +117,8 @@ def advance(
     prisoners: list[int],
     played: list[str],
     button_in_play: bool,
+    cells: list[int],
+    marks: list[int],
 ) -> tuple[int, list[int]]:
     """Play ``moves`` in order for as long as each is a legal turn, exactly as
     :meth:`keilref.keil.KeilGame.play` would, and return how many were played
@@ -128,12 +130,11 @@ def advance(
     and are updated in place. At the first turn that is not played (an
     unknown token, a turn after the end, an illegal one) nothing of that turn
     is left on the board, and the caller plays it through ``KeilGame.play``,
-    which says exactly why it fails.
+    which says exactly why it fails. ``cells`` and ``marks`` are the game's
+    mirror of the board and its search marks (see above).
     """
     to_move, turn, passes, over, holder = state[0], state[1], state[2], state[3], state[4]
     button_bit = len(b) - 1
-    cells = list(b)
-    marks = [0] * len(b)
     captured: list[int] = []
     count = 0
     for move in moves:
@@ -184,7 +185,7 @@ def advance(
     return count, captured
 
 
-def territories(b: bytearray, adj: Adjacency, n: int, loose: bool) -> list[tuple[list[int], int]]:
+def territories(cells: list[int], adj: Adjacency, n: int, loose: bool) -> list[tuple[list[int], int]]:
     """The territories of the first ``n`` points as ``(points, owner)``.
 
     ``loose`` links every two adjacent empty points (``keil-2019``); otherwise
@@ -193,7 +194,6 @@ def territories(b: bytearray, adj: Adjacency, n: int, loose: bool) -> list[tuple
     or no stone at all is. A stone and an empty point are linked under both
     wordings unless both wings are of the stone's enemy's colour.
     """
-    cells = list(b)
     done = [0] * n
     out: list[tuple[list[int], int]] = []
     for p in range(n):

@@ -15,6 +15,7 @@ run exercise it.
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 from pathlib import Path
@@ -42,6 +43,13 @@ def one_at_a_time(game: KeilGame, moves: list[str]) -> int:
     return len(moves)
 
 
+def assert_mirrored(game: KeilGame) -> None:
+    """The kernel reads the list that mirrors the board: it must be the board,
+    and no group search may have left a mark behind."""
+    assert game._cells == list(game._board)
+    assert not any(game._marks) and len(game._marks) == len(game._board)
+
+
 def assert_same_run(moves: list[str], **settings_: object) -> int:
     fast = KeilGame(**settings_)  # type: ignore[arg-type]
     slow = KeilGame(**settings_)  # type: ignore[arg-type]
@@ -49,11 +57,13 @@ def assert_same_run(moves: list[str], **settings_: object) -> int:
     assert played == one_at_a_time(slow, moves)
     assert vars(fast) == vars(slow)
     assert fast.last_captured == slow.last_captured
+    assert_mirrored(fast)
     if played < len(moves):
         # The turn it stopped at is refused, and refusing it changed nothing.
         with pytest.raises((IllegalMoveError, InvalidMoveError)):
             fast.play(moves[played])
         assert vars(fast) == vars(slow)
+        assert_mirrored(fast)
     return played
 
 
@@ -81,6 +91,37 @@ def test_a_run_in_one_call_is_the_same_as_one_turn_at_a_time(run: tuple[dict[str
     settings_, moves = run
     played = assert_same_run(moves, **settings_)
     event("stopped early" if played < len(moves) else "played through")
+
+
+def state(game: KeilGame) -> dict[str, object]:
+    """A deep copy of what play changes (the attributes held privately)."""
+    return {k: copy.deepcopy(v) for k, v in vars(game).items() if k.startswith("_")}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs())
+def test_the_mirror_of_the_board_follows_every_way_a_game_changes(run: tuple[dict[str, object], list[str]]) -> None:
+    settings_, moves = run
+    game = KeilGame(**settings_)  # type: ignore[arg-type]
+    half = len(moves) // 2
+    game.play_legal(moves[:half])
+    before = state(game)
+    legal = game.legal_moves()  # tries every point, and puts everything back
+    assert_mirrored(game)
+    assert state(game) == before
+    twin = game.copy()
+    if legal and legal[0] not in ("pass", "button"):
+        twin.play(legal[0])
+        assert_mirrored(twin)
+        assert game._board != twin._board and state(game) == before
+        assert_mirrored(game)
+    twin.play_legal(moves[half:])
+    assert_mirrored(twin)
+    drawn = KeilGame.from_diagram(
+        twin.diagram(), rules=str(settings_["rules"]), button=settings_.get("button")  # type: ignore[arg-type]
+    )
+    assert_mirrored(drawn)
+    assert drawn.position[:-1] == twin.position[:-1]
 
 
 def test_whole_generated_games_play_through_in_one_call() -> None:
