@@ -37,7 +37,7 @@ from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
-from keilref.printer import VerdictPrinter
+from keilref.printer import LINE_FORMATS, VerdictPrinter, printed_checks
 from keilref.verdict import Replay, Status, replay
 
 if TYPE_CHECKING:
@@ -304,17 +304,23 @@ def check(
     try:
         # An HTML report to a file leaves the terminal free for a progress bar.
         with Interrupts() as interrupts, progress_bar(sources, streaming=not (page and output)) as advance:
-            if cluster is None:
-                verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
+            if cluster is None and page is None and format in LINE_FORMATS:
+                # Each verdict printed in the worker that judged it (the same lines).
+                for item in printed_checks(sources, format, strict=strict, rules=rules, jobs=workers, on_progress=advance):
+                    with interrupts.atomic():
+                        printer.add_printed(item)
             else:
-                verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
-            for v in verdicts:
-                with interrupts.atomic():  # a verdict is counted and printed together
-                    if page is not None:
-                        page.add(v)
-                        printer.count(v)
-                    else:
-                        printer.add(v)
+                if cluster is None:
+                    verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
+                else:
+                    verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
+                for v in verdicts:
+                    with interrupts.atomic():  # a verdict is counted and printed together
+                        if page is not None:
+                            page.add(v)
+                            printer.count(v)
+                        else:
+                            printer.add(v)
     except KeyboardInterrupt:
         interrupted = True
     except Exception as e:

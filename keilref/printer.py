@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple, Protocol
 
 from keilref import report
+from keilref.check import PARALLEL_THRESHOLD, Batch, Source, check_batch, map_batches
 from keilref.verdict import Verdict
+
+LINE_FORMATS = ("text", "jsonl")
+"""The formats written a verdict at a time, each verdict's lines on their own."""
 
 
 class DocumentWriter(Protocol):
@@ -49,6 +54,60 @@ def document_writer(
     return None
 
 
+def verdict_lines(v: Verdict, format: str) -> str:
+    """What a line format writes for one verdict, each line with its end."""
+    if format == "text":
+        return "".join(line + "\n" for line in (report.text_line(v), *report.warning_lines(v)))
+    return report.json_line(v) + "\n"
+
+
+class PrintedVerdict(NamedTuple):
+    """A verdict as a line format counts and writes it.
+
+    A parallel check makes these in the workers that judged the games, so
+    that only a few words and the finished lines cross to the process that
+    prints, rather than whole verdicts to be rebuilt and formatted there.
+    """
+
+    status: str
+    """The status's value (``ok``, ``illegal``, ...)."""
+    warned: bool
+    """Whether the verdict has a warning."""
+    fails: bool
+    """Whether the game fails the check, as strict as the check was asked to be."""
+    text: str
+    """The lines to write."""
+
+
+def printed(v: Verdict, format: str, *, strict: bool = False) -> PrintedVerdict:
+    return PrintedVerdict(v.status.value, bool(v.warnings), v.fails(strict=strict), verdict_lines(v, format))
+
+
+def _print_batch(batch: Batch, *, rules: str | None, format: str, strict: bool) -> list[PrintedVerdict]:
+    return [printed(v, format, strict=strict) for v in check_batch(batch, rules)]
+
+
+def printed_checks(
+    sources: Sequence[Source],
+    format: str,
+    *,
+    strict: bool = False,
+    rules: str | None = None,
+    jobs: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+    parallel_threshold: int = PARALLEL_THRESHOLD,
+) -> Iterator[PrintedVerdict]:
+    """:func:`~keilref.check.check_sources` for a line format: every game's
+    verdict, in input order, printed where it was judged."""
+    if format not in LINE_FORMATS:
+        raise ValueError(f"{format!r} is not a line format")
+    work = functools.partial(_print_batch, rules=rules, format=format, strict=strict)
+    for _, items in map_batches(
+        sources, work, jobs=jobs, on_progress=on_progress, parallel_threshold=parallel_threshold
+    ):
+        yield from items
+
+
 class VerdictPrinter:
     """Writes each verdict in one of :data:`~keilref.report.FORMATS`, keeping the counts.
 
@@ -85,9 +144,11 @@ class VerdictPrinter:
 
     def count(self, v: Verdict) -> bool:
         """Count the verdict without writing it; whether the game fails."""
-        self.counts[v.status.value] += 1
-        self.warned += bool(v.warnings)
-        fails = v.fails(strict=self._strict)
+        return self._count(v.status.value, bool(v.warnings), v.fails(strict=self._strict))
+
+    def _count(self, status: str, warned: bool, fails: bool) -> bool:
+        self.counts[status] += 1
+        self.warned += warned
         self.failed |= fails
         return fails
 
@@ -99,9 +160,16 @@ class VerdictPrinter:
         if self._document is not None:
             self._document.add(v)
             return
-        lines = [report.text_line(v), *report.warning_lines(v)] if self._format == "text" else [report.json_line(v)]
-        for line in lines:
-            self._write(line + "\n")
+        self._write(verdict_lines(v, self._format))
+
+    def add_printed(self, p: PrintedVerdict) -> None:
+        """:meth:`add` for a verdict a line format already printed (see :func:`printed_checks`)."""
+        if self._document is not None:
+            raise ValueError(f"{self._format} is not a line format")
+        fails = self._count(p.status, p.warned, p.fails)
+        if self._quiet and not fails:
+            return
+        self._write(p.text)
 
     def close(self, *, interrupted: bool = False) -> str:
         """Finish the output (the text summary, a document's end); return the summary line."""

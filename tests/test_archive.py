@@ -16,6 +16,7 @@ from keilref.check import Source, check_sources, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.generate import random_game, random_games, to_record
 from keilref.parser import iter_games
+from keilref.printer import LINE_FORMATS, printed_checks, verdict_lines
 from keilref.verdict import Status, adjudicate
 from keilref.writer import write_record, write_records
 
@@ -39,6 +40,30 @@ def test_parallel_output_is_identical_to_serial(part: Path) -> None:
     parallel = _lines(sources, jobs=2)
     assert len(serial) >= 10
     assert serial == parallel
+
+
+@pytest.mark.parametrize("fmt", LINE_FORMATS)
+@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_verdicts_printed_where_they_are_judged_are_the_printers_own(
+    tmp_path: Path, fmt: str, strict: bool, jobs: int
+) -> None:
+    # A parallel check of a line format prints each verdict in its worker;
+    # every game must get exactly what the printer makes of its verdict.
+    games = [write_record(to_record(g, event=f"g{i}")) for i, g in enumerate(random_games(8, 300, sizes=(2, 3), fill=0.5))]
+    games[100] = games[100].replace("\n\n1. ", "\n\n1. a9 ", 1)
+    games[200] = games[200].replace("[Komi ", "[Komi \"x\"] [K ", 1)
+    path = tmp_path / "mixed.keil"
+    path.write_text("\n".join(games), encoding="utf-8")
+    sources = [Source(str(path)), *expand_paths([str(GAMES), str(FAULTS)])]
+    verdicts = list(check_sources(sources, jobs=1))
+    printed = list(printed_checks(sources, fmt, strict=strict, jobs=jobs, parallel_threshold=0))
+    assert [p.text for p in printed] == [verdict_lines(v, fmt) for v in verdicts]
+    assert [(p.status, p.warned, p.fails) for p in printed] == [
+        (v.status.value, bool(v.warnings), v.fails(strict=strict)) for v in verdicts
+    ]
+    statuses = {p.status for p in printed}
+    assert {"ok", "illegal", "error", "mismatch"} <= statuses and any(p.warned for p in printed)
 
 
 def test_parallel_keeps_order_across_many_batches(tmp_path: Path) -> None:
