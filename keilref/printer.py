@@ -58,7 +58,9 @@ def verdict_lines(v: Verdict, format: str) -> str:
     """What a line format writes for one verdict, each line with its end."""
     if format == "text":
         return "".join(line + "\n" for line in (report.text_line(v), *report.warning_lines(v)))
-    return report.json_line(v) + "\n"
+    if format == "jsonl":
+        return report.json_line(v) + "\n"
+    raise ValueError(f"{format!r} is not a line format")
 
 
 class PrintedVerdict(NamedTuple):
@@ -80,6 +82,7 @@ class PrintedVerdict(NamedTuple):
 
 
 def printed(v: Verdict, format: str, *, strict: bool = False) -> PrintedVerdict:
+    """The verdict as :class:`VerdictPrinter` counts and writes it in a line format."""
     return PrintedVerdict(v.status.value, bool(v.warnings), v.fails(strict=strict), verdict_lines(v, format))
 
 
