@@ -48,10 +48,6 @@ class KeilRules(RuleSet):
             return w1 != other or w2 != other
         return w1 == color or w2 == color
 
-    def empties_linked(self, w1: int, w2: int) -> bool:
-        """Are two adjacent empty points linked, given their wings' types?"""
-        return self.loose_links or w1 == EMPTY or w2 == EMPTY
-
 
 def _codes(geo: HexGeometry) -> dict[str, int]:
     codes = dict(geo.index)
