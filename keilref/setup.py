@@ -54,7 +54,10 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     """Check the setting tags of ``record`` and resolve the defaults.
 
     ``rules`` (for example from the command line) overrides the ``Rules``
-    tag. A bad value raises :class:`~keilref.errors.TagError` at its tag; an
+    tag within the game's own family (``keil`` for ``keil-2019``): a game
+    whose tag names a rule set of another family is judged under its own
+    rules, with a warning that the override did not apply. A game with no
+    ``Rules`` tag, or one naming no known rule set, takes the override. A bad value raises :class:`~keilref.errors.TagError` at its tag; an
     unknown ``rules`` argument raises :class:`~keilref.errors.ConfigError`.
     When several tags are bad, the first in the file is reported (``Rules``
     before all, since the others are judged by it).
@@ -64,7 +67,7 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     for typo in misspelt_tags(record):
         warnings.append(typo.message)
         places.append((typo.line, typo.column))
-    ruleset = _rules(record, rules, warnings)
+    ruleset = _rules(record, rules, warnings, places)
     size, komi, button = ruleset.default_size, 0.0, ruleset.check_button(None)
     removed: tuple[str, ...] | None = None
     setting_tags = [t for t in (record.tag(n) for n in ("Size", "Komi", "Button", "Result", "Removed")) if t is not None]
@@ -101,12 +104,28 @@ def _error(tag: Tag, message: str) -> TagError:
     return TagError(message, tag.line, tag.column)
 
 
-def _rules(record: Record, override: str | None, warnings: list[str]) -> RuleSet:
+def _rules(record: Record, override: str | None, warnings: list[str], places: list[tuple[int, int]]) -> RuleSet:
     tag = record.tag("Rules")
     if override is not None:
         ruleset = find_rules(override)  # ConfigError: a caller's mistake, not the record's
-        if tag is not None and tag.value != override:
-            warnings.append(f'Rules tag "{_q(tag.value)}" overridden: using {override}')
+        if tag is None or tag.value == override:
+            return ruleset
+        try:
+            named = find_rules(tag.value)
+        except ConfigError:
+            named = None  # a tag naming no rule set says nothing of the family: the override decides
+        places.extend([(0, 0)] * (len(warnings) - len(places)))
+        places.append((tag.line, tag.column))
+        if named is not None and named.family != ruleset.family:
+            # An override chooses a wording of the game's own rules; replaying a
+            # game of another family (another board, other pieces) would judge
+            # a game that was never played.
+            warnings.append(
+                f"rules {override} not applied: the Rules tag names a {named.family} game, "
+                f"judged under its own rules ({override} is a {ruleset.family} rule set)"
+            )
+            return named
+        warnings.append(f'Rules tag "{_q(tag.value)}" overridden: using {override}')
         return ruleset
     if tag is None:
         warnings.append(f"no Rules tag: using {DEFAULT_RULES}")
