@@ -241,3 +241,17 @@ def test_a_malformed_address_is_refused_at_once() -> None:
         "keilref: 'scheduler-host' is not a scheduler address (expected HOST:PORT or tcp://HOST:PORT): "
         "missing port number in address 'scheduler-host'\n"
     )
+
+
+@needs_dask
+def test_check_bag_keeps_each_games_family_under_an_override(client: Any, at_the_root: None) -> None:
+    """An override of another family does not apply on a cluster either."""
+    from keilref.dask import check_bag
+
+    paths = ["records/games/yugo", "records/games/dehil", "records/games/size5-keil-corner-ko.keil"]
+    for override in ("keil", "keil-2019", "yugo", "dehil"):
+        local = [json.loads(ln) for ln in _keilref("check", "--format", "jsonl", "--rules", override, *paths).stdout.splitlines()]
+        got = [v.to_json() for v in check_bag(paths, rules=override).compute()]
+        assert got == local
+        assert {v["rules"] for v in got} >= {"yugo", "dehil"}
+        assert all(v["status"] != "illegal" for v in got)
