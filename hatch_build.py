@@ -4,7 +4,7 @@ Off unless ``KEILREF_COMPILE=1`` is set while a wheel is built::
 
     KEILREF_COMPILE=1 pip install .
 
-Then ``keilref/kernel.py`` is compiled into an extension module that the
+Then ``keilref/engine/kernel.py`` is compiled into an extension module that the
 wheel carries beside the source, and Python imports it instead of the source.
 Without the variable nothing is compiled and nothing more is installed: a
 plain ``pip install`` or ``pip install -e .`` needs no compiler and runs the
@@ -24,7 +24,7 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ("keilref/kernel.py",)
+COMPILED = ("keilref/engine/kernel.py",)
 """The modules compiled: plain functions over ints, importing nothing of keilref."""
 
 _SETUP = """\
@@ -57,7 +57,11 @@ class KernelBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         for module in COMPILED:
             (build / module).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(Path(self.root) / module, build / module)
-        (build / "keilref" / "__init__.py").write_text("", encoding="utf-8")
+        for module in COMPILED:
+            # Every package above a compiled module, so mypyc names it by its full path.
+            for package in Path(module).parents:
+                if package != Path("."):
+                    (build / package / "__init__.py").write_text("", encoding="utf-8")
         (build / "setup.py").write_text(_SETUP.format(modules=list(COMPILED)), encoding="utf-8")
         done = subprocess.run(
             [sys.executable, "setup.py", "build_ext", "--inplace"],

@@ -44,8 +44,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_parse import bare_parse  # noqa: E402
 
-from keilref.generate import random_games, to_record  # noqa: E402
-from keilref.writer import write_record  # noqa: E402
+from keilref.engine.generate import random_games, to_record  # noqa: E402
+from keilref.records.writer import write_record  # noqa: E402
 
 
 def write_archive(path: Path, games: int, rules: tuple[str, ...], seed: int) -> None:

@@ -8,7 +8,7 @@
     which lifts each group off the board and flood-fills the rest, scores the
     same board, so the two can be compared (and must agree).
 
-(b) Replay. Seeded random size-9 games (``keilref.generate``) are replayed
+(b) Replay. Seeded random size-9 games (``keilref.engine.generate``) are replayed
     through fresh games, best of several rounds, in moves per second.
 
     python benchmarks/bench_dehil.py [--seed 2024] [--runs 300] [--games 200] [--rounds 5]
@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import keilref.dehil  # noqa: E402,F401  (registers the rule set)
+import keilref.engine.dehil  # noqa: E402,F401  (registers the rule set)
 from keilref import Game  # noqa: E402
-from keilref.dehil import DehilGame  # noqa: E402
-from keilref.generate import GeneratedGame, random_games  # noqa: E402
+from keilref.engine.dehil import DehilGame  # noqa: E402
+from keilref.engine.generate import GeneratedGame, random_games  # noqa: E402
 
 SCORE_BOUND_MS = 10.0
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from keilref import Game  # noqa: E402
-from keilref.generate import GeneratedGame, random_games  # noqa: E402
+from keilref.engine.generate import GeneratedGame, random_games  # noqa: E402
 
 
 def replay_fast(games: list[GeneratedGame]) -> float:

@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from keilref.generate import random_games, to_record  # noqa: E402
-from keilref.writer import write_record  # noqa: E402
+from keilref.engine.generate import random_games, to_record  # noqa: E402
+from keilref.records.writer import write_record  # noqa: E402
 
 
 def build(path: Path, megabytes: int, seed: int = 1) -> int:

@@ -7,7 +7,7 @@ no engine needed), then times
 - the *bare* parse: a minimal Lark LALR grammar (tags, tokens, comments and
   nothing else) building a parse tree of the whole text: the floor any
   Lark-based reader pays;
-- *ours*: :func:`keilref.parser.iter_games` over the archive's bytes, which
+- *ours*: :func:`keilref.records.parser.iter_games` over the archive's bytes, which
   splits, decodes, checks move numbers and builds typed records.
 
 and prints both in games/s and their ratio. The target is ours <= 1.3x bare.
@@ -33,10 +33,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from keilref.errors import RecordError  # noqa: E402
-from keilref.lark_grammar import record_parser  # noqa: E402
-from keilref.parser import iter_games  # noqa: E402
-from keilref.record import Comment, Record, Tag, Turn, TurnKind  # noqa: E402
-from keilref.writer import write_records  # noqa: E402
+from keilref.records.grammar import record_parser  # noqa: E402
+from keilref.records.parser import iter_games  # noqa: E402
+from keilref.records.record import Comment, Record, Tag, Turn, TurnKind  # noqa: E402
+from keilref.records.writer import write_records  # noqa: E402
 
 TARGET = 1.3
 

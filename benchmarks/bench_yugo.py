@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-import keilref.yugo  # noqa: E402,F401  (registers the rule set until the package imports it)
+import keilref.engine.yugo  # noqa: E402,F401  (registers the rule set until the package imports it)
 from keilref import Game  # noqa: E402
-from keilref.yugo import YugoGame  # noqa: E402
+from keilref.engine.yugo import YugoGame  # noqa: E402
 
 KING_CHANCE = 0.08
 """How often a player who could place a king does so while pawns still fit."""

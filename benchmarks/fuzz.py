@@ -30,11 +30,11 @@ import traceback
 from pathlib import Path
 
 from keilref.errors import RecordError
-from keilref.generate import random_games, to_record
-from keilref.parser import iter_games, split_games
-from keilref.record import Record
-from keilref.verdict import Verdict, adjudicate
-from keilref.writer import canonical_tags, write_record, write_records
+from keilref.engine.generate import random_games, to_record
+from keilref.records.parser import iter_games, split_games
+from keilref.records.record import Record
+from keilref.referee.verdict import Verdict, adjudicate
+from keilref.records.writer import canonical_tags, write_record, write_records
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,11 +1,11 @@
 """keilref: the referee for Keil and its kindred games.
 
-Data flows one way: text -> :mod:`~keilref.record` (via
-:mod:`~keilref.parser`) -> replay in a :class:`Game` -> :mod:`~keilref.verdict`
--> rendering (:mod:`~keilref.report`, :mod:`~keilref.cli`).
+Data flows one way: text -> :mod:`~keilref.records.record` (via
+:mod:`~keilref.records.parser`) -> replay in a :class:`Game` -> :mod:`~keilref.referee.verdict`
+-> rendering (:mod:`~keilref.formats.text`, :mod:`~keilref.cli`).
 """
 
-from keilref.core import Color, Reason, Result, ResultKind, Score, ScoreRow
+from keilref.values import Color, Reason, Result, ResultKind, Score, ScoreRow
 from keilref.errors import (
     ConfigError,
     IllegalMoveError,
@@ -15,17 +15,17 @@ from keilref.errors import (
     RecordSyntaxError,
     TagError,
 )
-from keilref.game import Game, Group, Territory
-from keilref.reading import RecordSource, read_game, read_games
-from keilref.record import Record, Tag, Turn, TurnKind
-from keilref.writer import write_record, write_records
-from keilref.keil import KEIL, KEIL_2019, KeilGame, KeilRules
-from keilref.rules import RuleSet, all_rules, find_rules, register
+from keilref.engine.game import Game, Group, Territory
+from keilref.records.reading import RecordSource, read_game, read_games
+from keilref.records.record import Record, Tag, Turn, TurnKind
+from keilref.records.writer import write_record, write_records
+from keilref.engine.keil import KEIL, KEIL_2019, KeilGame, KeilRules
+from keilref.engine.rules import RuleSet, all_rules, find_rules, register
 # Importing a family registers its rule sets.
-from keilref.dehil import DEHIL, DehilGame
-from keilref.yugo import YUGO, YugoGame
-from keilref.verdict import IllegalTurn, ReadError, Status, Verdict
-from keilref.check import check_file, check_text
+from keilref.engine.dehil import DEHIL, DehilGame
+from keilref.engine.yugo import YUGO, YugoGame
+from keilref.referee.verdict import IllegalTurn, ReadError, Status, Verdict
+from keilref.referee.batches import check_file, check_text
 
 __version__ = "0.2.0"
 

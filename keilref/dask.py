@@ -30,9 +30,9 @@ import dask.bag as db
 from distributed import Client
 from distributed.comm.addressing import parse_address, parse_host_port
 
-from keilref.check import STDIN, PathError, Source, check_file, check_sources, expand_paths
-from keilref.rules import find_rules
-from keilref.verdict import Verdict
+from keilref.referee.batches import STDIN, PathError, Source, check_file, check_sources, expand_paths
+from keilref.engine.rules import find_rules
+from keilref.referee.verdict import Verdict
 
 WAIT_FOR_WORKERS = 30.0
 """Seconds to wait for a first worker when the scheduler has none."""
@@ -49,7 +49,7 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
 
     A string with ``*``, ``?`` or ``[`` is a glob pattern (``**`` reaches into
     subdirectories); other paths are files, or directories searched for
-    ``*.keil``. Raises :class:`~keilref.check.PathError` when nothing is found.
+    ``*.keil``. Raises :class:`~keilref.referee.batches.PathError` when nothing is found.
     """
     if isinstance(paths_or_glob, (str, os.PathLike)):
         given = os.fspath(paths_or_glob)
@@ -69,7 +69,7 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
 
 
 def check_located(item: tuple[str, str], rules: str | None = None) -> list[Verdict]:
-    """:func:`~keilref.check.check_file` on ``item[0]``, the verdicts naming the file ``item[1]``.
+    """:func:`~keilref.referee.batches.check_file` on ``item[0]``, the verdicts naming the file ``item[1]``.
 
     Workers may run in another directory: they read the absolute path, and
     the verdicts name the file as the user gave it, as a local run does.
@@ -84,7 +84,7 @@ def check_bag(
     *,
     npartitions: int | None = None,
 ) -> db.Bag:
-    """A ``dask.bag`` of every game's :class:`~keilref.verdict.Verdict`, files in order.
+    """A ``dask.bag`` of every game's :class:`~keilref.referee.verdict.Verdict`, files in order.
 
     Nothing runs until the bag is computed, on whatever scheduler is in use
     (a :class:`distributed.Client` once one is made). Each file is checked
@@ -137,7 +137,7 @@ def check_on_cluster(
     """Every game's verdict, in input order, computed by the cluster at ``address``.
 
     The same batches and the same function as a local run
-    (:func:`~keilref.check.check_sources`), so the same verdicts in the
+    (:func:`~keilref.referee.batches.check_sources`), so the same verdicts in the
     same order. Raises :class:`ClusterError`, with one line saying why, when
     the cluster cannot be reached or fails on the way.
     """

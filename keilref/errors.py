@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from keilref.core import Reason
+    from keilref.values import Reason
 
 
 class KeilrefError(Exception):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from keilref.verdict import Verdict
+from keilref.referee.verdict import Verdict
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ board is a ``dict`` from point name to type, every question (links, groups,
 liberties, captures, territory, the repetition of positions) is answered by
 recomputing it from the definitions in the rules document, on the whole board,
 every time. Even the coordinates are rebuilt here from the document's formula
-(the tests check that they agree with ``keilref.geometry``).
+(the tests check that they agree with ``keilref.engine.geometry``).
 
 The tests drive this and the fast engine side by side and compare them.
 """

@@ -11,14 +11,15 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from keilref import junit, report
-from keilref.check import Source, check_sources, expand_paths
+from keilref.formats import junit
+from keilref.formats import text as report
+from keilref.referee.batches import Source, check_sources, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
-from keilref.generate import random_game, random_games, to_record
-from keilref.parser import iter_games
-from keilref.printer import LINE_FORMATS, printed_checks, verdict_lines
-from keilref.verdict import Status, adjudicate
-from keilref.writer import write_record, write_records
+from keilref.engine.generate import random_game, random_games, to_record
+from keilref.records.parser import iter_games
+from keilref.formats.output import LINE_FORMATS, printed_checks, verdict_lines
+from keilref.referee.verdict import Status, adjudicate
+from keilref.records.writer import write_record, write_records
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "records" / "games"

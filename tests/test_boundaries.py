@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from keilref.check import Source, expand_paths
+from keilref.referee.batches import Source, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.errors import RecordError
-from keilref.parser import MAX_GAME_BYTES, MAX_TURNS, iter_games, split_games
-from keilref.record import Record
+from keilref.records.parser import MAX_GAME_BYTES, MAX_TURNS, iter_games, split_games
+from keilref.records.record import Record
 
 runner = CliRunner()
 GOOD = '[Size "3"]\n[Komi "2"]\n1. c3 button 2. pass pass\n'
@@ -177,9 +177,9 @@ def test_the_caps_are_documented_numbers() -> None:
 
 
 def test_a_game_over_the_turn_cap_is_an_error_at_its_first_tag(monkeypatch: pytest.MonkeyPatch) -> None:
-    import keilref.parser
+    import keilref.records.parser
 
-    monkeypatch.setattr(keilref.parser, "MAX_TURNS", 4)
+    monkeypatch.setattr(keilref.records.parser, "MAX_TURNS", 4)
     text = '[Size "3"]\n[Komi "2"]\n1. c3 b2 2. a1 c1 3. b1 *\n\n' + GOOD
     first, second = iter_games(io.BytesIO(text.encode()))
     assert isinstance(first, RecordError) and "too many turns" in first.message
@@ -198,7 +198,7 @@ def test_absurd_jobs_are_usage_errors(value: str) -> None:
 
 
 def test_jobs_beyond_the_cores_are_lowered_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("keilref.check.default_jobs", lambda: 2)
+    monkeypatch.setattr("keilref.referee.batches.default_jobs", lambda: 2)
     result = runner.invoke(app, ["check", "--jobs", "1000", "--format", "jsonl", "-"], input=GOOD)
     assert result.exit_code == EXIT_OK
     assert result.stderr.strip() == "keilref: --jobs 1000 is more than the 2 cores here: using 2"

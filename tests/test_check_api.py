@@ -11,8 +11,8 @@ import pytest
 
 import keilref
 from cli_support import ROOT
-from keilref.check import check_sources, expand_paths
-from keilref.verdict import Status
+from keilref.referee.batches import check_sources, expand_paths
+from keilref.referee.verdict import Status
 
 
 def _local(paths: list[str]) -> list[dict[str, object]]:
@@ -93,11 +93,11 @@ def test_checking_well_formed_games_loads_neither_the_grammar_nor_the_document_f
     code = (
         "import sys, glob\n"
         "from keilref.cli import app\n"
-        "from keilref.check import check_file\n"
-        "from keilref.verdict import Status\n"
+        "from keilref.referee.batches import check_file\n"
+        "from keilref.referee.verdict import Status\n"
         "files = sorted(glob.glob('records/games/*.keil'))\n"
         "assert files and all(v.status is not Status.ERROR for f in files for v in check_file(f))\n"
-        "print(sorted(m for m in ('lark', 'keilref.lark_grammar', 'xml.sax.saxutils') if m in sys.modules))\n"
+        "print(sorted(m for m in ('lark', 'keilref.records.grammar', 'xml.sax.saxutils') if m in sys.modules))\n"
         "check_file('records/faults/error-bad-token.keil')\n"
         "print('lark' in sys.modules)\n"
     )

@@ -15,9 +15,9 @@ import jsonschema
 import pytest
 
 from cli_support import ROOT, run
-from keilref.check import check_sources, expand_paths
-from keilref.findings import RULES
-from keilref.gitlab import SEVERITIES
+from keilref.referee.batches import check_sources, expand_paths
+from keilref.formats.findings import RULES
+from keilref.formats.gitlab import SEVERITIES
 
 SCHEMA = json.loads((Path(__file__).parent / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 

@@ -24,7 +24,7 @@ from typer.testing import Result
 
 from cli_support import ROOT, lines_of, run, runner
 from keilref.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
-from keilref.kernel import is_compiled
+from keilref.engine.kernel import is_compiled
 
 pytestmark = pytest.mark.usefixtures("at_the_root")
 

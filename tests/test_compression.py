@@ -14,11 +14,11 @@ import pytest
 
 from cli_support import ROOT, run
 from keilref.cli import EXIT_FAILED, EXIT_OK
-from keilref.compression import open_record_file
-from keilref.generate import random_games, to_record
-from keilref.parser import iter_games
-from keilref.record import Record
-from keilref.writer import write_record
+from keilref.records.compression import open_record_file
+from keilref.engine.generate import random_games, to_record
+from keilref.records.parser import iter_games
+from keilref.records.record import Record
+from keilref.records.writer import write_record
 
 zstandard = pytest.importorskip("zstandard")
 

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from cli_support import ROOT
-from keilref.check import BATCH_GAMES, check_sources, expand_paths
-from keilref.generate import random_games, to_record
-from keilref.writer import write_record
+from keilref.referee.batches import BATCH_GAMES, check_sources, expand_paths
+from keilref.engine.generate import random_games, to_record
+from keilref.records.writer import write_record
 
 HAVE_DASK = all(importlib.util.find_spec(m) is not None for m in ("dask", "distributed"))
 if os.environ.get("KEILREF_REQUIRE_DASK") and not HAVE_DASK:
@@ -148,7 +148,7 @@ def test_a_result_bag_reads_into_a_summary(client: Any, archive: Path) -> None:
 
 @needs_dask
 def test_check_bag_refuses_what_names_nothing(tmp_path: Path) -> None:
-    from keilref.check import PathError
+    from keilref.referee.batches import PathError
     from keilref.dask import check_bag
 
     with pytest.raises(PathError, match="no file matches"):

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from cli_support import ROOT, run
-from keilref import filter as filtering
-from keilref.check import expand_paths, read_source
+from keilref.referee import filter as filtering
+from keilref.referee.batches import expand_paths, read_source
 from keilref.cli import EXIT_OK, EXIT_USAGE
-from keilref.generate import random_games, to_record
-from keilref.record import Comment, Record, Tag
-from keilref.writer import write_record
+from keilref.engine.generate import random_games, to_record
+from keilref.records.record import Comment, Record, Tag
+from keilref.records.writer import write_record
 
 RECORDS = ROOT / "records"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from keilref import formatting
-from keilref.check import Source
+from keilref.records import reformat as formatting
+from keilref.referee.batches import Source
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 
 runner = CliRunner()
@@ -256,7 +256,7 @@ def test_diff_excludes_in_place(tmp_path: Path) -> None:
 def test_a_game_the_writer_refuses_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Records the writer cannot write back as themselves (here: a tags-only game
     followed by another, as a mis-split archive once produced) never end in a traceback."""
-    from keilref.parser import parse_record
+    from keilref.records.parser import parse_record
 
     path = write(tmp_path, "two.keil", '[Event "a"]\n\n[Event "b"] 1. c3 *\n')
     first = dataclasses.replace(parse_record('[Event "a"]'), line=1)

@@ -2,7 +2,7 @@
 
 Each refusal is checked through the command line (exit code, the one line on
 standard error) and on disk (the bytes, the mode, the links); the rewrite
-itself through :mod:`keilref.inplace`.
+itself through :mod:`keilref.records.inplace`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from keilref import formatting, inplace
-from keilref.check import Source
+from keilref.records import reformat as formatting
+from keilref.records import inplace
+from keilref.referee.batches import Source
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
-from keilref.record import Record
+from keilref.records.record import Record
 
 runner = CliRunner()
 

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import keilref
-from keilref.game import Game
-from keilref.parser import parse_record
-from keilref.verdict import adjudicate
-from keilref.writer import write_record
+from keilref.engine.game import Game
+from keilref.records.parser import parse_record
+from keilref.referee.verdict import adjudicate
+from keilref.records.writer import write_record
 
 # (rules, sizes, komi values, button settings) per rule set.
 FAMILIES: dict[str, tuple[tuple[int, int], tuple[float, ...], tuple[bool | None, ...]]] = {

@@ -19,13 +19,14 @@ from pathlib import Path
 import pytest
 
 from cli_support import ROOT, run
-from keilref import Color, html
+from keilref import Color
+from keilref.formats import html
 from keilref.errors import RecordError
-from keilref.game import new_game
-from keilref.parser import parse_record
-from keilref.record import Record
-from keilref.setup import read_setup
-from keilref.verdict import replay
+from keilref.engine.game import new_game
+from keilref.records.parser import parse_record
+from keilref.records.record import Record
+from keilref.referee.settings import read_setup
+from keilref.referee.verdict import replay
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 
@@ -263,6 +264,6 @@ def test_the_viewer_data_replays_every_game(tmp_path: Path, at_the_root: None) -
 
 
 def read_source_records(file: str) -> list[Record | RecordError]:
-    from keilref.check import Source, read_source
+    from keilref.referee.batches import Source, read_source
 
     return list(read_source(Source(file)))

@@ -24,10 +24,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import keilref.kernel
+import keilref.engine.kernel
 from keilref import IllegalMoveError, InvalidMoveError, KeilGame
-from keilref.core import Reason
-from keilref.generate import random_games
+from keilref.values import Reason
+from keilref.engine.generate import random_games
 
 NOISE = ("pass", "button", "pass", "z9", "a0", "xyz", "G7", "B2", "a1", "a1")
 """Turns that are often illegal or unreadable where they fall."""
@@ -172,10 +172,10 @@ def test_runs_stop_for_every_reason_a_keil_turn_can_fail() -> None:
 
 
 def test_the_kernel_is_compiled_where_the_build_says_so() -> None:
-    compiled = Path(keilref.kernel.__file__).suffix != ".py"
+    compiled = Path(keilref.engine.kernel.__file__).suffix != ".py"
     if os.environ.get("KEILREF_REQUIRE_COMPILED") == "1":
-        assert compiled, f"the fast build is required, and the kernel is {keilref.kernel.__file__}"
+        assert compiled, f"the fast build is required, and the kernel is {keilref.engine.kernel.__file__}"
     elif os.environ.get("KEILREF_REQUIRE_COMPILED") == "0":
-        assert not compiled, f"the pure build is required, and the kernel is {keilref.kernel.__file__}"
+        assert not compiled, f"the pure build is required, and the kernel is {keilref.engine.kernel.__file__}"
     else:
         pytest.skip(f"no build required; the kernel is {'compiled' if compiled else 'pure Python'}")

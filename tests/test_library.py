@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 import keilref
-from keilref.check import Source, read_source
-from keilref.game import Game
-from keilref.verdict import adjudicate
+from keilref.referee.batches import Source, read_source
+from keilref.engine.game import Game
+from keilref.referee.verdict import adjudicate
 
 from cli_support import ROOT
 

@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keilref.errors import RecordError, RecordSyntaxError
-from keilref.lark_grammar import grammar_path, record_parser
-from keilref.parser import iter_games, parse_games, parse_record
-from keilref.record import Comment, Record, Tag, Turn, TurnKind
-from keilref.writer import write_record
+from keilref.records.grammar import grammar_path, record_parser
+from keilref.records.parser import iter_games, parse_games, parse_record
+from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.records.writer import write_record
 
 T = TypeVar("T")
 
@@ -96,7 +96,7 @@ def test_an_installed_package_finds_the_grammar_inside_itself(tmp_path: Path) ->
     (site / "grammar").mkdir()  # a decoy where a checkout's grammar would be: the package's must win
     (site / "grammar" / "record.lark").write_text("this is not a grammar\n")
     code = (
-        "from keilref.lark_grammar import grammar_path; from keilref.parser import parse_record; "
+        "from keilref.records.grammar import grammar_path; from keilref.records.parser import parse_record; "
         "print(grammar_path()); print(parse_record('[A \"1\"] 1. g7').turns[0].move)"
     )
     out = subprocess.run(
@@ -212,9 +212,9 @@ def test_piece_tokens_record_the_piece() -> None:
 def test_pass_and_button_turns_have_no_point(grammar_only: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     # Both readers build turns with one helper: this pins what it builds.
     if grammar_only:
-        import keilref.parser
+        import keilref.records.parser
 
-        monkeypatch.setattr(keilref.parser, "scan_game", lambda *args: None)
+        monkeypatch.setattr(keilref.records.parser, "scan_game", lambda *args: None)
     r = parse_record('[A "1"]\n1. pass {taken} button 2. g7')
     first, second = r.turns[:2]
     assert (first.move, first.kind, first.point, first.numbered) == ("pass", TurnKind.PASS, None, True)

@@ -3,7 +3,7 @@
 ``records/games`` holds well-played games that must pass; ``records/faults``
 holds one record per way a record can fail. The table below says, for every
 file, what the referee must answer for each of its games, and the tests
-check it through the library (``keilref.check`` and ``keilref.verdict``),
+check it through the library (``keilref.referee.batches`` and ``keilref.referee.verdict``),
 not through the command line. A file added to ``records/`` without a row
 here fails ``test_every_record_file_is_in_the_table``.
 
@@ -26,10 +26,10 @@ for _path in (ROOT, TESTS):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from keilref.check import Source, check_sources, expand_paths, read_source  # noqa: E402
-from keilref.record import Record  # noqa: E402
-from keilref.setup import read_setup  # noqa: E402
-from keilref.verdict import Status, Verdict, adjudicate  # noqa: E402
+from keilref.referee.batches import Source, check_sources, expand_paths, read_source  # noqa: E402
+from keilref.records.record import Record  # noqa: E402
+from keilref.referee.settings import read_setup  # noqa: E402
+from keilref.referee.verdict import Status, Verdict, adjudicate  # noqa: E402
 from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 
 RECORDS = ROOT / "records"

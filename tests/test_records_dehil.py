@@ -4,7 +4,7 @@
 ``unfinished``); ``records/faults/dehil`` holds one record per way a Dehil
 record can fail. The table below says, for every file, exactly what the
 referee must answer, and the tests check it through the library
-(``keilref.check``), not through the command line. A file added to either
+(``keilref.referee.batches``), not through the command line. A file added to either
 folder without a row here fails ``test_every_dehil_record_file_is_in_the_table``.
 
 Every number in the table was worked out by hand from dehil-rules.md and the
@@ -29,13 +29,13 @@ for _path in (ROOT, TESTS):
 
 import reference_dehil as R  # noqa: E402
 
-import keilref.dehil  # noqa: E402,F401  (registers the rule set)
-from keilref.check import Source, check_sources, expand_paths, read_source  # noqa: E402
-from keilref.core import Color  # noqa: E402
-from keilref.game import new_game  # noqa: E402
-from keilref.record import Record  # noqa: E402
-from keilref.setup import read_setup  # noqa: E402
-from keilref.verdict import Status, Verdict, replay  # noqa: E402
+import keilref.engine.dehil  # noqa: E402,F401  (registers the rule set)
+from keilref.referee.batches import Source, check_sources, expand_paths, read_source  # noqa: E402
+from keilref.values import Color  # noqa: E402
+from keilref.engine.game import new_game  # noqa: E402
+from keilref.records.record import Record  # noqa: E402
+from keilref.referee.settings import read_setup  # noqa: E402
+from keilref.referee.verdict import Status, Verdict, replay  # noqa: E402
 from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 
 RECORDS = ROOT / "records"

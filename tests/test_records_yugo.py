@@ -5,7 +5,7 @@ part of the rules (yugo-rules.md) or of the record format (``Removed``,
 ``K@``/``P@`` tokens, resumption after a double pass). ``records/faults/yugo``
 holds one record per way a Yugo record can fail. The table below says, for
 every file, exactly what the referee must answer, and the tests check it
-through the library (``keilref.check`` and ``keilref.verdict``), not through
+through the library (``keilref.referee.batches`` and ``keilref.referee.verdict``), not through
 the command line. A file added to either folder without a row here fails
 ``test_every_yugo_record_file_is_in_the_table``.
 
@@ -33,12 +33,12 @@ for _path in (ROOT, TESTS):
 import reference_yugo as R  # noqa: E402
 
 from keilref import Color, ConfigError  # noqa: E402
-from keilref.check import Source, check_sources, expand_paths, read_source  # noqa: E402
-from keilref.core import Result  # noqa: E402
-from keilref.record import Record  # noqa: E402
-from keilref.setup import read_setup  # noqa: E402
-from keilref.verdict import Status, Verdict, adjudicate, replay  # noqa: E402
-from keilref.yugo import YugoGame  # noqa: E402
+from keilref.referee.batches import Source, check_sources, expand_paths, read_source  # noqa: E402
+from keilref.values import Result  # noqa: E402
+from keilref.records.record import Record  # noqa: E402
+from keilref.referee.settings import read_setup  # noqa: E402
+from keilref.referee.verdict import Status, Verdict, adjudicate, replay  # noqa: E402
+from keilref.engine.yugo import YugoGame  # noqa: E402
 from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 
 RECORDS = ROOT / "records"

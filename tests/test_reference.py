@@ -26,8 +26,8 @@ for _path in (Path(__file__).resolve().parent.parent, Path(__file__).resolve().p
 import reference as R  # noqa: E402
 
 from keilref import Color, Game, IllegalMoveError, KeilGame  # noqa: E402
-from keilref.diagram import render_hex  # noqa: E402
-from keilref.geometry import hex_geometry  # noqa: E402
+from keilref.engine.diagram import render_hex  # noqa: E402
+from keilref.engine.geometry import hex_geometry  # noqa: E402
 
 COLOR = {R.BLACK: Color.BLACK, R.WHITE: Color.WHITE}
 
@@ -153,7 +153,7 @@ def draw_move(data: st.DataObject, ref: R.RefKeil) -> str:
     return data.draw(st.sampled_from(off_board_names(ref.size)), label="off-board")
 
 
-# --- the coordinates the reference rebuilt agree with keilref.geometry -------------
+# --- the coordinates the reference rebuilt agree with keilref.engine.geometry -------------
 
 
 @pytest.mark.parametrize("size", range(2, 14))

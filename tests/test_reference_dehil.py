@@ -25,10 +25,10 @@ for _path in (Path(__file__).resolve().parent.parent, Path(__file__).resolve().p
 
 import reference_dehil as R  # noqa: E402
 
-import keilref.dehil  # noqa: E402,F401  (registers the rule set)
+import keilref.engine.dehil  # noqa: E402,F401  (registers the rule set)
 from keilref import Color, Game, IllegalMoveError, InvalidMoveError  # noqa: E402
-from keilref.dehil import DehilGame, areas_without_each_node  # noqa: E402
-from keilref.geometry import hex_geometry  # noqa: E402
+from keilref.engine.dehil import DehilGame, areas_without_each_node  # noqa: E402
+from keilref.engine.geometry import hex_geometry  # noqa: E402
 
 COLOR = {R.BLACK: Color.BLACK, R.WHITE: Color.WHITE}
 NOT_TURNS = ("button", "hello", "e", "pass!")

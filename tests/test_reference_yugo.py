@@ -28,11 +28,11 @@ for _path in (Path(__file__).resolve().parent.parent, Path(__file__).resolve().p
 
 import reference_yugo as R  # noqa: E402
 
-import keilref.yugo  # noqa: E402,F401  (registers the rule set until the package imports it)
+import keilref.engine.yugo  # noqa: E402,F401  (registers the rule set until the package imports it)
 from keilref import Color, ConfigError, Game, IllegalMoveError, InvalidMoveError  # noqa: E402
-from keilref.diagram import render_square  # noqa: E402
-from keilref.geometry import square_geometry  # noqa: E402
-from keilref.yugo import YugoGame  # noqa: E402
+from keilref.engine.diagram import render_square  # noqa: E402
+from keilref.engine.geometry import square_geometry  # noqa: E402
+from keilref.engine.yugo import YugoGame  # noqa: E402
 
 COLOR = {R.BLACK: Color.BLACK, R.WHITE: Color.WHITE}
 GLYPH = {None: ".", (R.BLACK, R.PAWN): "X", (R.WHITE, R.PAWN): "O", (R.BLACK, R.KING): "K", (R.WHITE, R.KING): "Q"}

@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 import keilref
-from keilref.check import Source, check_sources
+from keilref.referee.batches import Source, check_sources
 from keilref.cli import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
-from keilref.parser import parse_games
-from keilref.verdict import Status, adjudicate
+from keilref.records.parser import parse_games
+from keilref.referee.verdict import Status, adjudicate
 
 runner = CliRunner()
 GOOD = '[Size "3"]\n[Komi "2"]\n1. c3 button 2. pass pass\n'

@@ -12,9 +12,9 @@ import dataclasses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keilref.parser import parse_games, parse_record
-from keilref.record import Comment, Record, Tag, Turn, TurnKind
-from keilref.writer import STANDARD_TAGS, canonical_tags, write_record, write_records
+from keilref.records.parser import parse_games, parse_record
+from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.records.writer import STANDARD_TAGS, canonical_tags, write_record, write_records
 
 AWKWARD = '"\\[]{};@.+*\t\r é☃\ufeff\u2028\x00'
 

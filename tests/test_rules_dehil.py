@@ -23,11 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import keilref.dehil  # noqa: E402,F401  (registers the rule set)
+import keilref.engine.dehil  # noqa: E402,F401  (registers the rule set)
 from keilref import Color, ConfigError, Game, IllegalMoveError, InvalidMoveError, Reason  # noqa: E402
-from keilref.dehil import DehilGame  # noqa: E402
-from keilref.diagram import parse_hex  # noqa: E402
-from keilref.geometry import hex_geometry  # noqa: E402
+from keilref.engine.dehil import DehilGame  # noqa: E402
+from keilref.engine.diagram import parse_hex  # noqa: E402
+from keilref.engine.geometry import hex_geometry  # noqa: E402
 
 
 def setup(diagram: str, *, komi: int = 0) -> tuple[DehilGame, str]:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from keilref.generate import random_game
+from keilref.engine.generate import random_game
 
 # The checkout root, for keilref when it is not installed.
 _ROOT = str(Path(__file__).resolve().parent.parent)
@@ -48,8 +48,8 @@ from keilref import (  # noqa: E402
     Score,
     ScoreRow,
 )
-from keilref.diagram import parse_hex, render_hex  # noqa: E402
-from keilref.geometry import hex_geometry  # noqa: E402
+from keilref.engine.diagram import parse_hex, render_hex  # noqa: E402
+from keilref.engine.geometry import hex_geometry  # noqa: E402
 
 B, W = Color.BLACK, Color.WHITE
 RULE_SETS = ("keil", "keil-2019")

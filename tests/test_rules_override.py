@@ -18,9 +18,9 @@ import pytest
 
 from cli_support import ROOT, run
 from keilref import check_text, read_game
-from keilref.verdict import adjudicate
-from keilref.rules import all_rules, find_rules
-from keilref.setup import read_setup
+from keilref.referee.verdict import adjudicate
+from keilref.engine.rules import all_rules, find_rules
+from keilref.referee.settings import read_setup
 
 KO = "records/games/size5-keil-corner-ko.keil"
 # The corner-ko game under the earlier wording (whole komi, the button), so

@@ -15,11 +15,11 @@ from textwrap import dedent
 
 import pytest
 
-import keilref.yugo  # noqa: F401  (registers the rule set until the package imports it)
+import keilref.engine.yugo  # noqa: F401  (registers the rule set until the package imports it)
 from keilref import Color, ConfigError, Game, IllegalMoveError, InvalidMoveError, Reason
-from keilref.diagram import SQUARE_ASCII, SQUARE_UNICODE, parse_square, render_square
-from keilref.geometry import square_geometry
-from keilref.yugo import YugoGame
+from keilref.engine.diagram import SQUARE_ASCII, SQUARE_UNICODE, parse_square, render_square
+from keilref.engine.geometry import square_geometry
+from keilref.engine.yugo import YugoGame
 
 
 def position(text: str, **kwargs: object) -> YugoGame:

@@ -21,11 +21,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from keilref import parser, scanner
+from keilref.records import parser
+from keilref.records import scanner
 from keilref.errors import RecordError
-from keilref.parser import parse_games
-from keilref.record import DeferredTurns, Record
-from keilref.scanner import scan_game
+from keilref.records.parser import parse_games
+from keilref.records.record import DeferredTurns, Record
+from keilref.records.scanner import scan_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_FILES = sorted((ROOT / "records").rglob("*.keil"))
@@ -263,7 +264,7 @@ def test_randomly_mutated_records_read_the_same(path: Path, other: Path, rng: ra
 def test_turns_are_made_through_their_slots_and_equal_the_constructors() -> None:
     # The constructor stays correct if Turn changes shape; this says the
     # quick maker is still the one in use, and makes what the constructor makes.
-    from keilref.record import Comment, Turn, TurnKind
+    from keilref.records.record import Comment, Turn, TurnKind
 
     assert scanner._new_turn is not Turn
     args = ("P@b2", TurnKind.PLACE, "b2", "P", (Comment("x", False),), "P@B2", True, 7, 11)
@@ -313,8 +314,8 @@ def test_generated_plain_games_read_the_same(text: str, line_offset: int, column
 
 def test_generated_archives_take_the_plain_path() -> None:
     """The games keilref writes are plain: a plain path that gave up on them would pass the tests above."""
-    from keilref.generate import random_games, to_record
-    from keilref.writer import write_record
+    from keilref.engine.generate import random_games, to_record
+    from keilref.records.writer import write_record
 
     for game in random_games(3, 30, sizes=(2, 5, 7)):
         text = write_record(to_record(game, event="plain"))

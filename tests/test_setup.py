@@ -7,12 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from keilref import rules as rules_module
+from keilref.engine import rules as rules_module
 from keilref.errors import ConfigError, TagError
-from keilref.keil import KEIL, KeilGame
-from keilref.parser import parse_record
-from keilref.rules import ButtonRule, find_rules, register
-from keilref.setup import GameSetup, read_setup
+from keilref.engine.keil import KEIL, KeilGame
+from keilref.records.parser import parse_record
+from keilref.engine.rules import ButtonRule, find_rules, register
+from keilref.referee.settings import GameSetup, read_setup
 
 # Rule sets shaped like the families still to come, so that these tests do
 # not depend on them: one with no button (like dehil), one square board
@@ -132,7 +132,7 @@ def test_no_button_rules_refuse_a_button_tag_and_do_not_warn_about_it() -> None:
 
 
 def test_dehil_refuses_a_button_tag_when_registered() -> None:
-    pytest.importorskip("keilref.dehil")  # registers "dehil" when imported
+    pytest.importorskip("keilref.engine.dehil")  # registers "dehil" when imported
     ruleset = find_rules("dehil")
     assert ruleset.button is ButtonRule.ABSENT
     err = tag_error('[Rules "dehil"] [Button "no"]')

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from cli_support import ROOT, run
-from keilref.check import expand_paths
+from keilref.referee.batches import expand_paths
 from keilref.cli import EXIT_OK, EXIT_USAGE
-from keilref.core import Result, format_number
-from keilref.generate import GeneratedGame, random_games, to_record
-from keilref.plot import render
-from keilref.stats import (
+from keilref.values import Result, format_number
+from keilref.engine.generate import GeneratedGame, random_games, to_record
+from keilref.formats.plot import render
+from keilref.referee.stats import (
     FAIR_KOMI_MIN_GAMES,
     ArchiveStats,
     GroupStats,
@@ -26,8 +26,8 @@ from keilref.stats import (
     archive_stats,
     median_interval_ranks,
 )
-from keilref.stats_report import to_text
-from keilref.writer import write_record
+from keilref.formats.stats_report import to_text
+from keilref.records.writer import write_record
 
 # Four size-3 Keil games at komi 1, written out so that what the statistics
 # must say can be read off them: the result, the turns (A, B and C: 21; D:
@@ -302,8 +302,8 @@ def test_stats_is_the_same_in_parallel(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     sources = expand_paths([str(archive)])
-    from keilref.stats import collect
-    from keilref.check import check_sources
+    from keilref.referee.stats import collect
+    from keilref.referee.batches import check_sources
 
     serial = collect(check_sources(sources, jobs=1))
     parallel = collect(check_sources(sources, jobs=2, parallel_threshold=0))

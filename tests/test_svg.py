@@ -16,11 +16,12 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from cli_support import ROOT, run
-from keilref import Color, Game, svg
-from keilref.game import new_game
-from keilref.generate import random_game
-from keilref.parser import parse_record
-from keilref.verdict import IllegalTurn, replay
+from keilref import Color, Game
+from keilref.formats import svg
+from keilref.engine.game import new_game
+from keilref.engine.generate import random_game
+from keilref.records.parser import parse_record
+from keilref.referee.verdict import IllegalTurn, replay
 
 NS = "{http://www.w3.org/2000/svg}"
 RULES = ("keil", "keil-2019", "dehil", "yugo")

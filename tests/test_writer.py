@@ -8,9 +8,9 @@ import dataclasses
 import pytest
 
 from keilref.errors import RecordError
-from keilref.parser import parse_games, parse_record
-from keilref.record import Comment, Record, Tag, Turn, TurnKind
-from keilref.writer import LINE_WIDTH, STANDARD_TAGS, canonical_tags, write_record, write_records
+from keilref.records.parser import parse_games, parse_record
+from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.records.writer import LINE_WIDTH, STANDARD_TAGS, canonical_tags, write_record, write_records
 
 SAMPLE = """\
 [Event "Winter Open"]

@@ -1,0 +1,378 @@
+"""Keil under both wordings of its rules (``keil`` and ``keil-2019``).
+
+The board is a ``bytearray``: one byte per point (0 empty, 1 black, 2 white)
+and a last byte for the button bit, so ``bytes(board)`` *is* the position the
+superko rule compares, exactly, with no hashing shortcut to collide.
+
+Captures and suicide are decided with the ``keil`` links under both rule
+sets. That is exact, not an approximation: ``keil-2019`` links a superset of
+stone pairs, and every extra link runs through an empty wing that is itself a
+liberty of both stones, so a group without liberties is the same set of
+stones under either wording. The rule sets differ only in the groups they
+report and in territory, which :meth:`KeilGame.groups` and
+:meth:`KeilGame.territories` compute with the rule set's own links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Self
+from fractions import Fraction
+
+from keilref.values import Color, Reason, Score, ScoreRow
+from keilref.engine.diagram import ASCII, UNICODE, parse_hex, render_hex
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
+from keilref.engine.game import BoardGame
+from keilref.engine.geometry import HexGeometry, hex_geometry
+from keilref.engine.kernel import advance, place, take_back, territories
+from keilref.engine.rules import ButtonRule, RuleSet, find_rules, register
+
+EMPTY = 0
+PASS = -1
+BUTTON = -2
+
+
+@dataclass(frozen=True)
+class KeilRules(RuleSet):
+    """A wording of the Keil rules."""
+
+    loose_links: bool
+    """``keil-2019``: stones link through any wing not of the other colour,
+    and two empty points are always linked."""
+
+    def stones_linked(self, color: int, w1: int, w2: int) -> bool:
+        """Are two adjacent stones of ``color`` linked, given their wings' types?"""
+        if self.loose_links:
+            other = 3 - color
+            return w1 != other or w2 != other
+        return w1 == color or w2 == color
+
+
+def _codes(geo: HexGeometry) -> dict[str, int]:
+    codes = dict(geo.index)
+    codes["pass"] = PASS
+    codes["button"] = BUTTON
+    return codes
+
+
+_CODES: dict[int, dict[str, int]] = {}
+
+
+class KeilGame(BoardGame):
+    """A game of Keil. See :class:`~keilref.engine.game.Game` for the interface."""
+
+    rules: KeilRules
+    geometry: HexGeometry
+
+    def __init__(
+        self,
+        size: int | None = None,
+        komi: float | int | str | Fraction = 0,
+        rules: str = "keil",
+        button: bool | None = None,
+    ) -> None:
+        ruleset = find_rules(rules)
+        if not isinstance(ruleset, KeilRules):
+            raise ConfigError(f"rules {rules!r} are not a Keil rule set")
+        self.rules = ruleset
+        self.size = ruleset.check_size(ruleset.default_size if size is None else size)
+        self.komi = ruleset.check_komi(komi)
+        self.button_in_play = ruleset.check_button(button)
+        geo = self.geometry = hex_geometry(self.size)
+        codes = _CODES.get(self.size)
+        if codes is None:
+            codes = _CODES[self.size] = _codes(geo)
+        self._codes = codes
+        self._adj = geo.adjacency
+        self._names = geo.names
+        self._n = geo.n_points
+        self._board = bytearray(self._n + 1)
+        # The kernel reads points from this list, which mirrors _board: every
+        # write to one is made to the other (see keilref.engine.kernel).
+        self._cells = [0] * (self._n + 1)
+        self._marks = [0] * (self._n + 1)
+        self._to_move = 1
+        self._turn = 0
+        self._passes = 0
+        self._over = False
+        self._holder = 0
+        # Per player: position (board bytes) -> the latest of their turns that left it.
+        self._seen: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int]] = ({}, {}, {})
+        self._prisoners = [0, 0, 0]
+        self._moves: list[str] = []
+        self._last_captured: list[int] = []
+
+    # --- setting up positions (for study and tests) -----------------------
+    @classmethod
+    def from_diagram(
+        cls,
+        diagram: str,
+        *,
+        rules: str = "keil",
+        komi: float | int | str = 0,
+        to_move: Color = Color.BLACK,
+        button_holder: Color | None = None,
+        button: bool | None = None,
+    ) -> KeilGame:
+        """A game starting from the position drawn (``X`` black, ``O`` white, ``.`` empty).
+
+        No earlier positions are remembered for superko.
+        """
+        size, glyphs = parse_hex(diagram)
+        game = cls(size=size, komi=komi, rules=rules, button=button)
+        for p, g in enumerate(glyphs):
+            if g in ("X", "●"):
+                game._board[p] = 1
+            elif g in ("O", "○"):
+                game._board[p] = 2
+            elif g not in (".", "·", "x", "o"):
+                raise ValueError(f"unknown glyph {g!r} in diagram")
+        # Play can never reach a group without a liberty (captures and the
+        # suicide rule remove them), and the engine relies on that.
+        for color, members, libs in game._group_indices(KEIL):
+            if not libs:
+                names = " ".join(sorted(game._names[p] for p in members))
+                raise ValueError(f"the diagram has a group without a liberty: {names}")
+        game._to_move = int(to_move)
+        if button_holder is not None:
+            if not game.button_in_play:
+                raise ConfigError("the button is not in play in this game")
+            game._holder = int(button_holder)
+            game._board[game._n] = 1
+        game._cells = list(game._board)
+        game._remember_start()
+        return game
+
+    # --- playing ---------------------------------------------------------
+    # Every turn is played by the kernel (keilref.engine.kernel.advance), one or a
+    # whole run at a time, so the rules of a turn live in one place; what
+    # follows here only says why a turn the kernel refused is not played.
+    def play(self, move: str) -> None:
+        if not self._advance((move,)):
+            raise self._refusal(move)
+
+    def play_legal(self, moves: Sequence[str]) -> int:
+        return self._advance(moves if isinstance(moves, tuple) else tuple(moves))
+
+    def _advance(self, moves: tuple[str, ...]) -> int:
+        state = [self._to_move, self._turn, self._passes, int(self._over), self._holder]
+        played, captured = advance(
+            self._board,
+            self._adj,
+            self._codes,
+            self._names,
+            moves,
+            state,
+            self._seen,
+            self._prisoners,
+            self._moves,
+            self.button_in_play,
+            self._cells,
+            self._marks,
+        )
+        if played:
+            self._to_move, self._turn, self._passes, over, self._holder = state
+            self._over = bool(over)
+            self._last_captured = captured
+        return played
+
+    def _refusal(self, move: str) -> IllegalMoveError:
+        """Why the kernel did not play ``move`` (it changed nothing); raises
+        :class:`InvalidMoveError` for a token that is not a turn at all."""
+        turn = self._turn + 1
+        code = self._codes.get(move)
+        if code is None:
+            code = self._decode(move)
+        if self._over:
+            return IllegalMoveError(move, Reason.GAME_OVER, turn)
+        if code == PASS:
+            return IllegalMoveError(move, Reason.PASS_BEFORE_BUTTON, turn)
+        if code == BUTTON:
+            return IllegalMoveError(move, Reason.BUTTON_TAKEN, turn)
+        b = self._board
+        if b[code]:
+            return IllegalMoveError(move, Reason.OCCUPIED, turn)
+        captured: list[int] = []
+        legal = place(b, self._cells, self._marks, self._adj, code, self._to_move, captured)
+        earlier = self._seen[self._to_move].get(bytes(b))
+        take_back(b, self._cells, code, captured, 3 - self._to_move)
+        if not legal:
+            return IllegalMoveError(move, Reason.SUICIDE, turn)
+        if earlier is None:
+            raise AssertionError(f"the kernel refused {move!r}, a legal turn")
+        return IllegalMoveError(move, Reason.SUPERKO, turn, earlier)
+
+    def _decode(self, move: str) -> int:
+        """Map a token missing from the fast table: raise the right error."""
+        try:
+            self.geometry.point(move)
+        except KeyError:
+            if self._over:
+                raise IllegalMoveError(move, Reason.GAME_OVER, self._turn + 1) from None
+            raise IllegalMoveError(move, Reason.OFF_BOARD, self._turn + 1) from None
+        except InvalidMoveError:
+            raise InvalidMoveError(
+                f"{move!r} is not a turn (expected a point such as g7, 'pass' or 'button')"
+            ) from None
+        raise AssertionError("unreachable: a listed point is in the fast table")
+
+    def check(self, move: str) -> IllegalMoveError | None:
+        trial = self.copy()
+        try:
+            trial.play(move)
+        except IllegalMoveError as e:
+            return e
+        return None
+
+    def legal_moves(self) -> list[str]:
+        if self._over:
+            return []
+        legal = []
+        names = self.geometry.names
+        saved = bytes(self._board)
+        state = (self._turn, self._to_move, self._passes, list(self._prisoners), self._last_captured)
+        for p in range(self._n):
+            if self._board[p]:
+                continue
+            seen = self._seen[self._to_move]
+            if not self._advance((names[p],)):
+                continue
+            legal.append(names[p])
+            # Put everything back exactly as it was.
+            del seen[bytes(self._board)]
+            self._board[:] = saved
+            self._cells[:] = saved
+            self._moves.pop()
+            self._turn, self._to_move, self._passes, prisoners, self._last_captured = state
+            self._prisoners = list(prisoners)
+        if self.button_in_play and not self._holder:
+            legal.append("button")
+        else:
+            legal.append("pass")
+        return legal
+
+    def copy(self) -> Self:
+        other = super().copy()
+        other._seen = (self._seen[0], dict(self._seen[1]), dict(self._seen[2]))
+        other._cells = list(self._cells)
+        other._marks = [0] * len(self._marks)
+        return other
+
+    # --- state -----------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def position(self) -> bytes:
+        """The exact position: one byte per point, then the button bit."""
+        return bytes(self._board)
+
+    # --- groups, territory, score ------------------------------------------
+    def _group_indices(self, rules: KeilRules | None = None) -> list[tuple[int, list[int], set[int]]]:
+        b = self._board
+        adj = self._adj
+        rules = rules or self.rules
+        done: set[int] = set()
+        out = []
+        for p in range(self._n):
+            color = b[p]
+            if not color or p in done:
+                continue
+            other = 3 - color
+            members = [p]
+            done.add(p)
+            libs: set[int] = set()
+            i = 0
+            while i < len(members):
+                s = members[i]
+                i += 1
+                for q, w1, w2 in adj[s]:
+                    t = b[q]
+                    if t == EMPTY:
+                        if b[w1] != other or b[w2] != other:
+                            libs.add(q)
+                    elif t == color and q not in done and rules.stones_linked(color, b[w1], b[w2]):
+                        done.add(q)
+                        members.append(q)
+            out.append((color, members, libs))
+        return out
+
+    def _territory_indices(self, rules: KeilRules | None = None) -> list[tuple[list[int], int]]:
+        """Territories as (points, owner) with owner 0 for nobody."""
+        return territories(self._cells, self._adj, self._n, (rules or self.rules).loose_links)
+
+    def score(self) -> Score:
+        return self._score(self.rules)
+
+    def score_as(self, rules: str) -> Score:
+        other = find_rules(rules)
+        if not isinstance(other, KeilRules):
+            raise ConfigError(f"rules {rules!r} are not a Keil rule set")
+        return self._score(other)
+
+    def _score(self, rules: KeilRules) -> Score:
+        b = self._board
+        area = [0, 0, 0]
+        for points, owner in self._territory_indices(rules):
+            area[owner] += len(points)
+        stones = b[: self._n]
+        return Score(
+            rows=(
+                ScoreRow("stones", stones.count(1), stones.count(2)),
+                ScoreRow("territory", area[1], area[2]),
+            ),
+            komi=self.komi,
+            half_point=self.button_holder,
+            neutral=area[0],
+        )
+
+    def owner_map(self) -> list[int]:
+        """Per point: 1 or 2 for a stone or owned territory, 0 for neutral."""
+        owners = list(self._board[: self._n])
+        for points, owner in self._territory_indices():
+            for p in points:
+                owners[p] = owner
+        return owners
+
+    def diagram(self, *, unicode: bool = False, territory: bool = False) -> str:
+        glyph = UNICODE if unicode else ASCII
+        cells = [glyph["empty"], glyph["black"], glyph["white"]]
+        out = [cells[t] for t in self._board[: self._n]]
+        if territory:
+            self._paint_territory(out, glyph)
+        return render_hex(self.geometry, out, self._last_point())
+
+
+KEIL = register(
+    KeilRules(
+        name="keil",
+        family="keil",
+        title="Keil, the designer's current wording",
+        min_size=2,
+        max_size=13,
+        default_size=7,
+        half_komi=False,
+        button=ButtonRule.REQUIRED,
+        game_class=KeilGame,
+        loose_links=False,
+    )
+)
+"""The designer's current wording of the Keil rules: whole komi, the button always in play."""
+
+KEIL_2019 = register(
+    KeilRules(
+        name="keil-2019",
+        family="keil",
+        title="Keil, the earlier wording (December 2019)",
+        min_size=2,
+        max_size=13,
+        default_size=7,
+        half_komi=True,
+        button=ButtonRule.OPTIONAL,
+        game_class=KeilGame,
+        loose_links=True,
+    )
+)
+"""The earlier wording of the Keil rules (December 2019): half komi, optional button, loose links."""

@@ -1,0 +1,118 @@
+"""GitHub Actions: workflow annotations, and the job summary when they do not suffice.
+
+GitHub shows at most 10 error annotations per step. The first nine are
+written as the games come; from the tenth on they are held (on disk when
+many) until the end, so that the tenth can say how many more failures
+there are. With more than ten, a Markdown table of every failure is
+appended to the job summary (the file ``$GITHUB_STEP_SUMMARY`` names).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Callable
+
+from keilref.formats import text as report
+from keilref.formats.findings import Level, finding
+from keilref.formats.escape import one_line
+from keilref.referee.verdict import Verdict
+
+ANNOTATION_LIMIT = 10
+"""Error annotations GitHub shows per step; the rest are dropped from the checks view."""
+SUMMARY_LIMIT = 1000 * 1000
+"""Bytes of table written to the job summary: GitHub refuses a summary over 1 MiB."""
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-!|~&])")
+
+
+def _cell(text: str) -> str:
+    """Text that stays one table cell, shown as written (CommonMark escapes)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+class GitHubWriter:
+    """Annotations on stdout, and the summary table when failures outnumber annotations."""
+
+    def __init__(
+        self,
+        write: Callable[[str], object],
+        *,
+        strict: bool = False,
+        summary_path: str | None = None,
+        warn: Callable[[str], object] | None = None,
+    ) -> None:
+        self._write = write
+        self._warn = warn
+        self._strict = strict
+        self._summary_path = summary_path
+        self._errors = 0
+        self._held = tempfile.SpooledTemporaryFile(max_size=4 << 20, mode="w+", encoding="utf-8")
+        self._rows = tempfile.SpooledTemporaryFile(max_size=4 << 20, mode="w+", encoding="utf-8")
+
+    def add(self, v: Verdict) -> None:
+        line = report.github_line(v, strict=self._strict)
+        if line is None:
+            return
+        f = finding(v, strict=self._strict)
+        if f is None or f.level is not Level.ERROR:
+            self._write(line + "\n")
+            return
+        self._errors += 1
+        self._rows.write(
+            f"| {_cell(one_line(v.file))} | {f.line}:{f.column} | {v.game} | {v.status.value} | {_cell(f.message)} |\n"
+        )
+        if self._errors < ANNOTATION_LIMIT:
+            self._write(line + "\n")
+        else:
+            self._held.write(line + "\n")
+
+    def close(self) -> None:
+        more = self._errors - ANNOTATION_LIMIT
+        self._held.seek(0)
+        first = True
+        for line in self._held:
+            if first and more > 0:
+                # Said in the last annotation GitHub shows; the note has no character to escape.
+                where = "the job summary" if self._summary_path else "the log"
+                noun = "failure" if more == 1 else "failures"
+                line = (
+                    line.rstrip("\n")
+                    + f" (and {more} more {noun}: GitHub shows {ANNOTATION_LIMIT} annotations per step;"
+                    + f" all are listed in {where})\n"
+                )
+            first = False
+            self._write(line)
+        if more > 0 and self._summary_path:
+            try:
+                self._write_summary()
+            except OSError as e:
+                # The annotations are out and the exit code stands: a summary is an extra.
+                if self._warn is not None:
+                    self._warn(f"cannot write the job summary to {self._summary_path}: {e.strerror or e}")
+        self._held.close()
+        self._rows.close()
+
+    def _write_summary(self) -> None:
+        assert self._summary_path is not None
+        head = (
+            f"### keilref: {self._errors} failing games\n\n"
+            "| file | line:column | game | status | what |\n"
+            "|---|---|---|---|---|\n"
+        )
+        self._rows.seek(0)
+        written = len(head)
+        shown = 0
+        # Appended, as GitHub expects: other steps' summaries share the file.
+        with open(self._summary_path, "a", encoding="utf-8") as out:
+            out.write(head)
+            for row in self._rows:
+                size = len(row.encode("utf-8"))
+                if written + size > SUMMARY_LIMIT:
+                    break
+                out.write(row)
+                written += size
+                shown += 1
+            if shown < self._errors:
+                out.write(f"\n{self._errors - shown} more rows left out: a job summary holds at most 1 MiB.\n")
+            out.write("\n")

@@ -1,0 +1,68 @@
+"""GitLab Code Quality: the JSON array a merge request's code-quality widget reads.
+
+One issue per failing game, with the keys GitLab documents: ``description``,
+``check_name``, ``fingerprint``, ``severity`` and ``location.path`` /
+``location.lines.begin``. The fingerprint is stable across runs (see
+:func:`keilref.formats.findings.fingerprint`), which is how GitLab tells a new
+finding from one the target branch already had. Streamed, like SARIF.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from keilref.formats.escape import one_line
+from keilref.formats.findings import Finding, Level, finding
+from keilref.referee.verdict import Status, Verdict
+
+SEVERITIES = ("info", "minor", "major", "critical", "blocker")
+"""GitLab's severities, least to most severe."""
+
+
+def severity(f: Finding) -> str:
+    """``major`` for a failing game, ``minor`` for an unfinished one failed by ``--strict``."""
+    return "minor" if f.verdict.status is Status.UNFINISHED else "major"
+
+
+def issue(f: Finding) -> dict[str, Any]:
+    """One Code Quality issue for a finding."""
+    return {
+        "description": f.message,
+        "check_name": f"keilref/{f.rule}",
+        "fingerprint": f.fingerprint,
+        "severity": severity(f),
+        "location": {"path": one_line(f.verdict.file), "lines": {"begin": f.line}},
+    }
+
+
+class GitLabWriter:
+    """The Code Quality report, streamed as a JSON array, one issue per line."""
+
+    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+        self._write = write
+        self._strict = strict
+        self._issues = 0
+        self._write("[")
+
+    def add(self, v: Verdict) -> None:
+        f = finding(v, strict=self._strict)
+        if f is None or f.level is not Level.ERROR:
+            return
+        self._write(("," if self._issues else "") + "\n" + json.dumps(issue(f), ensure_ascii=False))
+        self._issues += 1
+
+    def close(self) -> None:
+        self._write("\n]\n" if self._issues else "]\n")
+
+
+def code_quality(verdicts: Iterable[Verdict], *, strict: bool = False) -> list[dict[str, Any]]:
+    """The whole report as a JSON value (see :class:`GitLabWriter`)."""
+    parts: list[str] = []
+    writer = GitLabWriter(parts.append, strict=strict)
+    for v in verdicts:
+        writer.add(v)
+    writer.close()
+    value: list[dict[str, Any]] = json.loads("".join(parts))
+    return value

@@ -1,0 +1,111 @@
+"""SARIF 2.1.0: the format GitHub code scanning and other static-analysis viewers read.
+
+One run, one result per failing game, located at the offending turn, the
+faulty text or the declared result; the rule is the status or, for an
+illegal turn, its reason (see :mod:`keilref.formats.findings`). Games that pass
+give no result. Results are streamed, so memory stays flat on any archive;
+the document is deterministic (no times, no absolute paths that were not
+given).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import quote
+
+import keilref
+from keilref.formats.findings import RULE_INDEX, RULES, Finding, Level, finding
+from keilref.referee.verdict import Verdict
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+FINGERPRINT_KEY = "keilrefGame/v1"
+"""The partial fingerprint's name: tools compare results across runs by it."""
+
+
+def artifact_uri(path: str) -> str:
+    """A file as SARIF names it: relative paths stay relative (to where keilref ran)."""
+    if os.sep != "/":
+        path = path.replace(os.sep, "/")
+    if path.startswith("/"):
+        return "file://" + quote(path, errors="surrogateescape")
+    # A name that is not UTF-8 keeps its bytes, percent-encoded.
+    return quote(path, errors="surrogateescape")
+
+
+def _tool() -> dict[str, Any]:
+    return {
+        "driver": {
+            "name": "keilref",
+            "version": keilref.__version__,
+            "semanticVersion": keilref.__version__,
+            "rules": [
+                {
+                    "id": r.id,
+                    "name": r.id.replace("/", "-"),
+                    "shortDescription": {"text": r.description},
+                    "defaultConfiguration": {"level": "note" if r.id == "unfinished" else "error"},
+                }
+                for r in RULES
+            ],
+        }
+    }
+
+
+def result(f: Finding) -> dict[str, Any]:
+    """One SARIF result object for a finding."""
+    v = f.verdict
+    return {
+        "ruleId": f.rule,
+        "ruleIndex": RULE_INDEX[f.rule],
+        "level": f.level.value,
+        "message": {"text": f.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": artifact_uri(v.file)},
+                    "region": {"startLine": f.line, "startColumn": f.column},
+                }
+            }
+        ],
+        "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
+        "properties": {"game": v.game, "gameLine": v.line, "status": v.status.value},
+    }
+
+
+class SarifWriter:
+    """A SARIF log, streamed: the run's head, then results as games come, then the tail."""
+
+    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+        self._write = write
+        self._strict = strict
+        self._results = 0
+        head = {"$schema": SCHEMA_URI, "version": "2.1.0"}
+        run = {"tool": _tool(), "columnKind": "unicodeCodePoints"}
+        # The results array is left open at the end of the head and filled as verdicts arrive.
+        self._write(json.dumps(head, ensure_ascii=False)[:-1] + ', "runs": [')
+        self._write(json.dumps(run, ensure_ascii=False)[:-1] + ', "results": [\n')
+
+    def add(self, v: Verdict) -> None:
+        f = finding(v, strict=self._strict)
+        if f is None or f.level is not Level.ERROR:
+            return
+        sep = ",\n" if self._results else ""
+        self._write(sep + json.dumps(result(f), ensure_ascii=False))
+        self._results += 1
+
+    def close(self) -> None:
+        self._write("\n]}]}\n")
+
+
+def sarif_log(verdicts: Iterable[Verdict], *, strict: bool = False) -> dict[str, Any]:
+    """The whole SARIF log as a JSON value (see :class:`SarifWriter`)."""
+    parts: list[str] = []
+    writer = SarifWriter(parts.append, strict=strict)
+    for v in verdicts:
+        writer.add(v)
+    writer.close()
+    value: dict[str, Any] = json.loads("".join(parts))
+    return value

@@ -1,0 +1,128 @@
+"""Archive statistics as a text table and as JSON.
+
+Fixed widths computed from the cells, never from the terminal: the same
+bytes in a pipe, a file and a snapshot.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from keilref.values import format_number
+from keilref.referee.stats import FAIR_KOMI_MIN_GAMES, ArchiveStats, FairKomi, GroupStats, Proportion
+
+STATS_FORMATS = ("text", "json")
+
+
+def to_json(stats: ArchiveStats) -> str:
+    return json.dumps(stats.to_json(), ensure_ascii=False, indent=2) + "\n"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int] = (0,)) -> list[str]:
+    """Columns padded to their widest cell; those in ``left`` aligned left, the rest right."""
+    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header))]
+    out = []
+    for row in (header, *rows):
+        cells = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _share(p: Proportion) -> str:
+    """``62 51.7% [42.8-60.4]``: count, rate and its 95% interval."""
+    iv = p.interval
+    if p.rate is None or iv is None:
+        return "-"
+    return f"{p.count} {_pct(p.rate)}% [{_pct(iv[0])}-{_pct(iv[1])}]"
+
+
+def _brief(p: Proportion) -> str:
+    """``3 2.5%``: count and rate, for shares without an interval."""
+    return "-" if p.rate is None else f"{p.count} {_pct(p.rate)}%"
+
+
+def _num(x: float | None) -> str:
+    return "-" if x is None else format_number(round(x, 2))
+
+
+def _signed(x: float | None) -> str:
+    if x is None:
+        return "-"
+    text = f"{x:+.1f}"
+    return "+0.0" if text == "-0.0" else text
+
+
+def _group_row(g: GroupStats) -> list[str]:
+    length = "-" if g.length is None else f"{_num(g.length.q1)} {_num(g.length.median)} {_num(g.length.q3)}"
+    return [
+        g.rules or "(unread)",
+        "-" if g.size is None else str(g.size),
+        _num(g.komi),
+        str(g.games),
+        str(g.finished),
+        _share(g.black),
+        _share(g.white),
+        str(g.draws),
+        _signed(g.mean_margin),
+        length,
+        _share(g.button_holder_won),
+        _brief(g.rule_sensitive),
+    ]
+
+
+_GROUP_HEADER = (
+    "rules",
+    "size",
+    "komi",
+    "games",
+    "finished",
+    "Black wins [95%]",
+    "White wins [95%]",
+    "draws",
+    "mean B-W",
+    "turns q1 med q3",
+    "button holder won",
+    "rule-sensitive",
+)
+
+
+def _fair_row(f: FairKomi) -> list[str]:
+    if f.too_few:
+        return [f.rules, str(f.size), str(f.games), "-", "-", f"too few games (fewer than {FAIR_KOMI_MIN_GAMES} scored)"]
+    at = "; ".join(
+        f"komi {format_number(k.komi)}: Black {_pct(k.black.rate or 0)}%, White {_pct(k.white.rate or 0)}%"
+        + (f", draws {_pct(k.draws.rate or 0)}%" if k.draws.count else "")
+        for k in f.komis
+    )
+    return [f.rules, str(f.size), str(f.games), _num(f.balance), f"{_num(f.low)} .. {_num(f.high)}", at]
+
+
+def to_text(stats: ArchiveStats) -> str:
+    """The statistics as three tables: results, statuses, fair komi."""
+    games = f"{stats.games} game{'' if stats.games == 1 else 's'}"
+    lines = [f"{games}: " + ", ".join(f"{n} {s}" for s, n in stats.statuses), ""]
+    lines += _table(_GROUP_HEADER, [_group_row(g) for g in stats.groups])
+    names = [s for s, _ in stats.statuses]
+    if names:
+        lines.append("")
+        lines.append("statuses")
+        rows = [
+            [g.rules or "(unread)", "-" if g.size is None else str(g.size), _num(g.komi)]
+            + [str(dict(g.statuses).get(s, 0)) for s in names]
+            for g in stats.groups
+        ]
+        lines += _table(("rules", "size", "komi", *names), rows)
+    if stats.fair_komi:
+        lines.append("")
+        lines.append("fair komi (from the margins at komi 0: Black wins at komi k when the margin exceeds k)")
+        lines += _table(
+            ("rules", "size", "scored", "fair komi", "95% interval", "at the nearest komis allowed"),
+            [_fair_row(f) for f in stats.fair_komi],
+            left=(0, 5),
+        )
+    return "\n".join(lines) + "\n"

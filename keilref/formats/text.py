@@ -1,0 +1,161 @@
+"""Rendering verdicts and positions as text, JSON lines and CI annotations.
+
+Nothing here depends on the terminal: output is the same in a pipe, a
+snapshot and a CI log.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+
+from keilref.values import Color, Score, format_number
+from keilref.formats.escape import one_line
+from keilref.referee.verdict import Status, Verdict
+
+FORMATS = ("text", "jsonl", "junit", "github", "sarif", "gitlab")
+
+
+def text_line(v: Verdict) -> str:
+    """One line per game, starting ``FILE:LINE:COLUMN:`` at the fault, as compilers do.
+
+    The place is the illegal turn, the reading error or the declared result
+    of a mismatch; the game's start for a game that passed.
+    """
+    line, column = v.location
+    return one_line(f"{v.file}:{line}:{column}: game {v.game}: {v.status.value}: {verdict_message(v)}")
+
+
+def verdict_message(v: Verdict) -> str:
+    """What the text line says after the status: the reason, in words."""
+    if v.status is Status.ERROR:
+        assert v.error is not None
+        return v.error.message
+    parts = [f"computed {v.computed or '-'}, declared {v.declared or '-'}"]
+    if v.illegal is not None:
+        t = v.illegal
+        text = f"{turn_name(t.turn, t.point)}: {t.reason}"
+        if t.repeats_turn is not None:
+            text += f" (repeats turn {t.repeats_turn})"
+        parts = [text]
+    elif v.status is Status.UNFINISHED and v.score is not None:
+        parts.append(f"score so far {v.score.result}")
+    if v.detail:
+        parts.append(v.detail)
+    if v.rule_sensitive:
+        others = ", ".join(f"{r} under {name}" for name, r in v.other_results)
+        parts.append(f"rule-sensitive: {others}")
+    return "; ".join(parts)
+
+
+def turn_name(turn: int, token: str) -> str:
+    """A turn as the record numbers it, then as the referee counts it:
+    ``move 16 (Black) e2, turn 31``. Black plays the odd turns."""
+    colour = "Black" if turn % 2 == 1 else "White"
+    return f"move {(turn + 1) // 2} ({colour}) {token}, turn {turn}"
+
+
+def warning_lines(v: Verdict) -> list[str]:
+    """One line per warning, at the tag it is about (the game's start for a missing one)."""
+    places = v.warnings_at + ((v.line, 1),) * (len(v.warnings) - len(v.warnings_at))
+    return [
+        one_line(f"{v.file}:{line}:{column}: game {v.game}: warning: {text}")
+        for text, (line, column) in zip(v.warnings, places)
+    ]
+
+
+def json_line(v: Verdict) -> str:
+    data = v.to_json()
+    data["file"] = one_line(v.file)  # a name that is not UTF-8 cannot be written as it is
+    # JSON escapes the C0 controls itself; these three would still end a line
+    # for readers that split on every Unicode line break.
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
+
+
+def github_line(v: Verdict, *, strict: bool = False) -> str | None:
+    """A workflow annotation at the offending turn or error, or ``None`` for a pass."""
+    if not _fails(v, strict) and v.status is not Status.UNFINISHED:
+        return None
+    level = "error" if _fails(v, strict) else "notice"
+    line, col = v.location
+    kind = v.status.value
+    message = f"game {v.game}: {kind}: {verdict_message(v)}"
+    if v.status is Status.OK:
+        # It fails only for its warnings (--strict): point at the first.
+        kind = "warning"
+        line, col = v.warnings_at[0] if v.warnings_at else (v.line, 1)
+        message = f"game {v.game}: warning: {'; '.join(v.warnings)}"
+    return f"::{level} file={_gh_prop(one_line(v.file))},line={line},col={col},title=keilref {kind}::{_gh_data(one_line(message))}"
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_prop(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _fails(v: Verdict, strict: bool) -> bool:
+    return v.fails(strict=strict)
+
+
+def summary_line(counts: Counter[str], seconds: float, *, warned: int = 0, interrupted: bool = False) -> str:
+    """``12 games: 10 ok, 2 illegal in 0.31 s (39 games/s)``.
+
+    ``warned`` games with a warning are counted after the statuses; an
+    ``interrupted`` check says it counted only the games checked so far.
+    """
+    total = sum(counts.values())
+    parts = [f"{counts[s.value]} {s.value}" for s in Status if counts[s.value]]
+    rate = total / seconds if seconds > 0 else 0.0
+    noun = "game" if total == 1 else "games"
+    extra = f"; {warned} with warnings" if warned else ""
+    head = f"interrupted after {total} {noun}" if interrupted else f"{total} {noun}"
+    return f"{head}: {', '.join(parts) or 'none'}{extra} in {seconds:.2f} s ({rate:,.0f} games/s)"
+
+
+def score_table(score: Score, *, half_point_in_play: bool = True) -> str:
+    """The count per player, part by part, then the totals and the result."""
+    rows = [(r.label, format_number(r.black), format_number(r.white)) for r in score.rows]
+    rows.append(("komi", "", format_number(score.komi)))
+    if half_point_in_play:
+        half = (
+            "0.5" if score.half_point is Color.BLACK else "",
+            "0.5" if score.half_point is Color.WHITE else "",
+        )
+        rows.append((score.half_point_label, *half))
+    width = max(10, *(len(r[0]) + 2 for r in rows))
+    lines = [f"{'':<{width}}{'Black':>8}{'White':>8}"]
+    lines += [f"{name:<{width}}{b:>8}{w:>8}".rstrip() for name, b, w in rows]
+    lines.append("-" * (width + 16))
+    lines.append(f"{'total':<{width}}{format_number(score.black):>8}{format_number(score.white):>8}")
+    if score.neutral is not None:
+        lines.append(f"neutral points: {score.neutral}")
+    lines.append(f"result: {score.result}")
+    return "\n".join(lines) + "\n"
+
+
+_PIECE_WORDS = {"": "pawn placement", "K@": "king placement"}
+
+
+def legal_listing(moves: Sequence[str], prefixes: Sequence[str] = ("",)) -> str:
+    """The legal turns: placements on wrapped lines (by piece kind), then the others."""
+    others = [m for m in moves if m in ("pass", "button")]
+    lines: list[str] = []
+    kinds = sorted(prefixes, key=len, reverse=True)
+    for prefix in prefixes:
+        wanted = [
+            m
+            for m in moves
+            if m not in others and next(p for p in kinds if m.startswith(p)) == prefix
+        ]
+        label = "placement" if len(prefixes) == 1 else _PIECE_WORDS.get(prefix, f"{prefix} placement")
+        lines.append(f"{len(wanted)} {label}{'' if len(wanted) == 1 else 's'}:")
+        for i in range(0, len(wanted), 12):
+            lines.append("  " + " ".join(wanted[i : i + 12]))
+    lines.append("other: " + (" ".join(others) or "none"))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,473 @@
+"""The record grammar, ``grammar/record.lark``: the definition of the format,
+and the reader of every game the scanner (:mod:`keilref.records.scanner`) declines.
+
+The grammar is loaded into a Lark LALR parser (contextual lexer) once per
+process. An inline transformer builds the :class:`~keilref.records.record.Record`
+while the parser reduces, so no parse tree is ever built. Every fault
+becomes a :class:`~keilref.errors.RecordSyntaxError` with its line and
+column in the file, in words (never a Lark terminal name).
+
+Lark is imported only when a game needs it: well-formed archives are read
+by the scanner alone, and the command line starts without it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, cast
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+import keilref
+import keilref.records.parser
+from keilref.values import Result
+from keilref.errors import RecordSyntaxError
+from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.records.scanner import number_text, turn_from_token
+
+__all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser"]
+
+_GRAMMAR = "record.lark"
+
+
+# --------------------------------------------------------------------------
+# Loading the grammar
+
+
+def grammar_path() -> Path:
+    """Where ``record.lark`` is: inside the package when installed from a
+    wheel (``keilref/grammar/``), else at the top of the checkout."""
+    candidates = (
+        Path(keilref.__file__).parent / "grammar" / _GRAMMAR,
+        Path(__file__).resolve().parents[2] / "grammar" / _GRAMMAR,
+    )
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise FileNotFoundError(
+        "cannot find the record grammar; looked for " + " and ".join(str(p) for p in candidates)
+    )
+
+
+@functools.cache
+def record_parser() -> Lark:
+    """The record parser, built once per process.
+
+    Positions come from the tokens themselves, so ``propagate_positions`` is
+    off; the inline transformer returns a :class:`Record` from ``parse``.
+    """
+    return Lark.open(
+        str(grammar_path()),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=False,
+        maybe_placeholders=True,
+        transformer=_Builder(),
+    )
+
+
+# --------------------------------------------------------------------------
+# Building records while parsing
+
+
+class _Fault(Exception):
+    """A fault the transformer finds; :func:`parse_record` adds the source line
+    and the file name, which the transformer does not know."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"')
+_ESCAPE = re.compile(r"\\(.)")
+_WORDS = {"pass": TurnKind.PASS, "button": TurnKind.BUTTON}
+
+
+class _Comments(list[Comment]):
+    """A run of comments as the parser reduces it (told apart from the turns
+    and tags, which are plain lists and dicts, on the parser's stack)."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _comment(text: str) -> Comment:
+    # Cached: a game that repeats a comment a million times holds one object.
+    if text[0] == "{":
+        return Comment(text[1:-1], True)
+    # A ';' comment runs to the end of the line; a CR left by a final CRLF-less
+    # line end is not part of it.
+    return Comment(text[1:].rstrip("\r"), False)
+
+
+def _comments(run: _Comments | None) -> tuple[Comment, ...]:
+    return tuple(run) if run else ()
+
+
+def _tag(token: Token, comments: _Comments | None) -> Tag:
+    m = _TAG_PARTS.match(token.value)
+    assert m is not None  # the TAG terminal guarantees the shape
+    name, raw = m.group(1), m.group(2)
+    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    return Tag(name, value, _comments(comments), token.line or 0, token.column or 0)
+
+
+def _turn(token: Token, comments: tuple[Comment, ...], numbered: bool) -> Turn:
+    """The turn a MOVE token spells."""
+    return turn_from_token(token.value, comments, numbered, token.line or 0, token.column or 0)
+
+
+def _wrong_number(token: Token, index: int) -> _Fault:
+    """The error for a move number that does not name the turn after it."""
+    text: str = token.value
+    digits = text.rstrip(".")
+    dots = len(text) - len(digits)
+    right = number_text(index)
+    if dots not in (1, 3):
+        message = (
+            f"malformed move number '{text}': write '{digits}.' before Black's turn "
+            f"or '{digits}...' before White's (here: '{right}')"
+        )
+    else:
+        whose = "Black's" if index % 2 == 0 else "White's"
+        message = (
+            f"wrong move number '{text}': the turn after it is {whose} turn of move "
+            f"{index // 2 + 1}, numbered '{right}'"
+        )
+    return _Fault(message, token.line or 0, token.column or 0)
+
+
+class _Builder(Transformer[Token, Record]):
+    """Inline transformer: Lark calls these as it reduces the rules of the
+    same names (see the grammar), bottom-up and left to right."""
+
+    def first_comment(self, children: list[Token]) -> _Comments:
+        return _Comments((_comment(children[0].value),))
+
+    def next_comment(self, children: list[Any]) -> _Comments:
+        run: _Comments = children[0]
+        run.append(_comment(children[1].value))
+        return run
+
+    def start(self, children: list[Any]) -> Record:
+        tags: dict[str, Tag] = children[1]
+        turns: list[Turn] = children[2]
+        result: tuple[Token, tuple[Comment, ...]] | None = children[3]
+        first = next(iter(tags.values()))
+        head = _comments(children[0])
+        if result is None:
+            return Record(tuple(tags.values()), tuple(turns), None, head, (), first.line)
+        token, after = result
+        line, column = token.line or 0, token.column or 0
+        return Record(tuple(tags.values()), tuple(turns), token.value, head, after, first.line, line, column)
+
+    first_line = 0
+    """The line of the game's first tag: where a game over :data:`~keilref.records.parser.MAX_TURNS`
+    is reported (tags are always reduced before turns)."""
+
+    def first_tag(self, children: list[Any]) -> dict[str, Tag]:
+        tag = _tag(children[0], children[1])
+        self.first_line = tag.line
+        return {tag.name: tag}
+
+    def next_tag(self, children: list[Any]) -> dict[str, Tag]:
+        tags: dict[str, Tag] = children[0]
+        tag = _tag(children[1], children[2])
+        if tag.name in tags:
+            earlier = tags[tag.name]
+            raise _Fault(
+                f"duplicate tag '{tag.name}': a game names each tag once "
+                f"(first on line {earlier.line})",
+                tag.line,
+                tag.column,
+            )
+        tags[tag.name] = tag
+        return tags
+
+    def turns(self, children: list[Any]) -> list[Turn]:
+        return []
+
+    def _too_many(self) -> _Fault:
+        cap = keilref.records.parser.MAX_TURNS
+        return _Fault(f"too many turns: a game may have at most {cap:,}; it was not read", self.first_line, 1)
+
+    def turn(self, children: list[Any]) -> list[Turn]:
+        turns: list[Turn] = children[0]
+        if len(turns) >= keilref.records.parser.MAX_TURNS:
+            raise self._too_many()
+        turns.append(_turn(children[1], _comments(children[2]), False))
+        return turns
+
+    def numbered_turn(self, children: list[Any]) -> list[Turn]:
+        # A move number must name the turn after it: ``N.`` before Black's
+        # turn of move N, ``N...`` before White's.
+        turns: list[Turn] = children[0]
+        number: Token = children[1]
+        index = len(turns)
+        if index >= keilref.records.parser.MAX_TURNS:
+            raise self._too_many()
+        if number.value != number_text(index):
+            raise _wrong_number(number, index)
+        before, after = children[2], children[4]
+        if before is None and after is None:
+            turns.append(_turn(children[3], (), True))
+            return turns
+        turns.append(_turn(children[3], _comments(before) + _comments(after), True))
+        return turns
+
+    def result(self, children: list[Any]) -> tuple[Token, tuple[Comment, ...]]:
+        token = children[0]
+        try:
+            Result.parse(token.value)
+        except ValueError as e:
+            raise _Fault(str(e), token.line or 0, token.column or 0) from None
+        return token, _comments(children[1])
+
+
+# --------------------------------------------------------------------------
+# One game
+
+
+def parse_with_grammar(text: str, filename: str | None, line_offset: int, column_offset: int) -> Record:
+    """Read one game's text with the grammar (CRLF already made LF), the game
+    starting ``column_offset`` characters along line ``line_offset + 1`` of
+    its file. Raises :class:`~keilref.errors.RecordSyntaxError`, in words.
+    """
+    try:
+        parser = record_parser()
+        if line_offset == 0 and column_offset == 0:
+            return cast(Record, parser.parse(text))
+        interactive = parser.parse_interactive(text)
+        counter = interactive.lexer_thread.state.line_ctr  # type: ignore[union-attr]
+        counter.line += line_offset
+        counter.line_start_pos = -column_offset
+        counter.column = column_offset + 1
+        return cast(Record, interactive.resume_parse())  # type: ignore[no-untyped-call]
+    except _Fault as fault:
+        raise _error(fault.message, fault.line, fault.column, text, filename, line_offset, column_offset) from None
+    except UnexpectedInput as e:
+        message, line, column = _describe(e, text, line_offset, column_offset)
+        raise _error(message, line, column, text, filename, line_offset, column_offset) from None
+
+
+def _error(
+    message: str,
+    line: int,
+    column: int,
+    text: str,
+    filename: str | None,
+    line_offset: int,
+    column_offset: int,
+) -> RecordSyntaxError:
+    index = line - line_offset - 1
+    lines = text.split("\n")
+    source = lines[index] if 0 <= index < len(lines) else None
+    if source is not None and index == 0 and column_offset:
+        source = " " * column_offset + source
+    return RecordSyntaxError(message, line, column, source, filename)
+
+
+# --------------------------------------------------------------------------
+# Error messages in words
+
+
+_THINGS = {
+    "TAG": "a tag",
+    "MOVE": "a move",
+    "MOVENUM": "a move number",
+    "COMMENT": "a comment",
+    "RESULT": "a result",
+    "$END": "the end of the game",
+}
+_ORDER = ("TAG", "MOVE", "MOVENUM", "COMMENT", "RESULT", "$END")
+_WORD = re.compile(r"[^\s{;\ufeff]{1,40}")
+_RESULT_LIKE = re.compile(r"[BW]\+|draw\Z", re.I)
+_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, Draw or *"
+
+
+def _expected(terminals: Iterable[str]) -> str:
+    """``"a move, a comment or a result"``, from what the parser would accept.
+
+    A move number is only mentioned where nothing but a number may follow it,
+    and the end of the game only where little else may come.
+    """
+    wanted = set(terminals)
+    if "MOVE" in wanted:
+        wanted.discard("MOVENUM")
+    if wanted & {"TAG", "MOVE", "RESULT"}:
+        wanted.discard("$END")
+    words = [_THINGS[t] for t in _ORDER if t in wanted]
+    if not words:
+        return "nothing more"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _acceptable(e: UnexpectedInput) -> set[str]:
+    """The terminals the parser would have taken where it stopped."""
+    state = getattr(e, "state", None)
+    try:
+        actions = state.parse_conf.parse_table.states[state.position]  # type: ignore[union-attr]
+        return {name for name in actions if name.isupper()}
+    except AttributeError:
+        expected = getattr(e, "expected", None) or getattr(e, "allowed", None) or ()
+        return set(expected)
+
+
+def _eof_position(text: str, line_offset: int, column_offset: int) -> tuple[int, int]:
+    last = text.rfind("\n")
+    line = line_offset + text.count("\n") + 1
+    column = len(text) - last if last >= 0 else column_offset + len(text) + 1
+    return line, column
+
+
+def _found(found: str, allowed: set[str], hint: str = "") -> str:
+    """``found X; expected Y``, worded for where the parser stood."""
+    if "MOVE" in allowed and "RESULT" not in allowed:
+        return f"found {found}; expected a move after the move number{hint}"
+    if "TAG" in allowed and "MOVE" not in allowed:
+        return f'found {found}; a game starts with tags such as [Event "..."]{hint}'
+    if "RESULT" not in allowed and "MOVE" not in allowed:
+        return f"found {found} after the result; expected {_expected(allowed)}{hint}"
+    return f"found {found}; expected {_expected(allowed)}{hint}"
+
+
+_FOUND_TOKEN = {"MOVE": "the move", "MOVENUM": "the move number", "RESULT": "the result", "COMMENT": "a comment"}
+
+
+def _describe(e: UnexpectedInput, text: str, line_offset: int, column_offset: int) -> tuple[str, int, int]:
+    """Message, line and column for a Lark error."""
+    allowed = _acceptable(e)
+    if isinstance(e, UnexpectedCharacters):
+        return _describe_characters(e, text, allowed)
+    assert isinstance(e, UnexpectedToken)
+    token: Token = e.token
+    if token.type == "$END":
+        number = _pending_number(e)
+        if number is not None:
+            message = f"the game ends after the move number '{number.value}': expected a move"
+            return message, number.line or 0, number.column or 0
+        line, column = _eof_position(text, line_offset, column_offset)
+        return _found("the end of the text" if "TAG" in allowed else "the end of the game", allowed), line, column
+    line, column = token.line or 0, token.column or 0
+    if token.type == "TAG":
+        message = "found a tag after the moves; tags come before the moves"
+        if "MOVE" not in allowed and "RESULT" not in allowed:
+            message += f" (expected {_expected(allowed)})"
+        return message, line, column
+    return _found(f"{_FOUND_TOKEN.get(token.type, 'the word')} '{token.value}'", allowed), line, column
+
+
+def _pending_number(e: UnexpectedInput) -> Token | None:
+    """The move number still waiting for its move when the text ended."""
+    state = getattr(e, "state", None)
+    stack = getattr(state, "value_stack", None) or []
+    for item in reversed(stack):
+        if isinstance(item, Token) and item.type == "MOVENUM":
+            return item
+        if isinstance(item, _Comments):
+            continue
+        if isinstance(item, (list, dict)):  # the turns (or tags) before it
+            break
+    return None
+
+
+def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) -> tuple[str, int, int]:
+    """For text that is no token at all: say what it looks like."""
+    pos: int = e.pos_in_stream or 0
+    line: int = e.line
+    column: int = e.column
+    char = text[pos]
+    if char == "[":
+        return _describe_tag(text, pos, line, column, allowed)
+    if char == "{":
+        return UNCLOSED_COMMENT, line, column
+    if char == "}":
+        return "found '}' with no '{' before it", line, column
+    if char == "]":
+        return "found ']' outside a tag", line, column
+    m = _WORD.match(text, pos)
+    word = m.group(0) if m else char
+    if not word.isprintable():
+        word = word.encode("unicode_escape").decode("ascii")
+    hint = ""
+    if _RESULT_LIKE.match(word):
+        hint = f" ('{word}' is not a result: results are {_RESULT_FORMS})"
+    elif word.isdigit():
+        hint = f" (a move number ends with a dot: '{word}.' or '{word}...')"
+    elif word.lower() in _WORDS and word not in _WORDS:
+        hint = f" (write '{word.lower()}' in lower case)"
+    elif word[:1] == '"':
+        hint = ' (a quoted value belongs in a tag: [Name "value"])'
+    return _found(f"'{word}'", allowed, hint), line, column
+
+
+UNCLOSED_COMMENT = "comment never closed: this '{' has no matching '}'"
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_TAG_WORD = re.compile(r'[^\s\]"]{1,40}')
+_BLANKS = re.compile(r"[ \t]*")
+
+
+def _describe_tag(text: str, pos: int, line: int, column: int, allowed: set[str]) -> tuple[str, int, int]:
+    """Say what is wrong with the malformed tag at ``pos`` (a ``[``).
+
+    Tags lie on one line, so every position here is on the tag's line.
+    Truncation (the text ends inside the tag) is reported at the ``[``.
+    """
+    end_of_text = ("the text ends inside this tag", line, column)
+
+    def at(i: int, message: str) -> tuple[str, int, int]:
+        if i >= len(text):
+            return end_of_text
+        return message, line, column + (i - pos)
+
+    def shown(i: int) -> str:
+        if text[i] == "\n":
+            return "the end of the line"
+        m = _TAG_WORD.match(text, i)
+        return f"'{m.group(0) if m else text[i]}'"
+
+    i = _BLANKS.match(text, pos + 1).end()  # type: ignore[union-attr]
+    name = _NAME.match(text, i)
+    if i >= len(text):
+        return end_of_text
+    if name is None:
+        return at(i, f"found {shown(i)}; expected a tag name (a letter, then letters, digits or _)")
+    i = _BLANKS.match(text, name.end()).end()  # type: ignore[union-attr]
+    if i >= len(text):
+        return end_of_text
+    if text[i] != '"':
+        return at(i, f"found {shown(i)}; expected a tag value in double quotes")
+    opening = i
+    i += 1
+    while True:
+        if i >= len(text):
+            return end_of_text
+        c = text[i]
+        if c == '"':
+            break
+        if c == "\n":
+            return at(opening, "tag value not closed: a value ends with '\"' on the same line")
+        if c == "\\":
+            if i + 1 >= len(text):
+                return end_of_text
+            if text[i + 1] not in '"\\':
+                if text[i + 1] == "\n":
+                    return at(opening, "tag value not closed: a value ends with '\"' on the same line")
+                return at(i, f"unknown escape '\\{text[i + 1]}' in a tag value: only \\\" and \\\\ are escapes")
+            i += 2
+            continue
+        i += 1
+    i = _BLANKS.match(text, i + 1).end()  # type: ignore[union-attr]
+    if i >= len(text):
+        return end_of_text
+    if text[i] != "]":
+        return at(i, f"found {shown(i)}; expected ']' to close the tag")
+    # The tag is well formed: it is where it stands that is wrong.
+    return f"found a tag after the moves; tags come before the moves (expected {_expected(allowed)})", line, column

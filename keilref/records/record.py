@@ -1,0 +1,184 @@
+"""Typed game records: what a ``.keil`` file says, before any rule is applied.
+
+Positions (``line``, ``column``, 1-based, counted from the start of the file)
+and how a token was spelt are kept for messages but left out of equality, so
+that ``parse(write(r)) == r`` compares meaning only.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:
+    from keilref.engine.game import Game
+
+
+class TurnKind(enum.Enum):
+    """The kinds of turn a record can hold."""
+
+    PLACE = "place"
+    """A stone (or, in Yugo, a pawn or king) placed on a point."""
+    PASS = "pass"
+    """``pass``."""
+    BUTTON = "button"
+    """``button``: the player to move takes the button."""
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A comment as written, without its delimiters."""
+
+    text: str
+    brace: bool = True
+    """``{...}`` when true, ``; ...`` to the end of the line when false."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    """A tag pair ``[Name "value"]``; ``value`` has its escapes resolved."""
+
+    name: str
+    value: str
+    comments: tuple[Comment, ...] = ()
+    """Comments written after this tag, before the next token."""
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of the moves section."""
+
+    move: str
+    """Canonical token: ``g7`` (lower case), ``pass``, ``button``, ``K@d4``."""
+    kind: TurnKind
+    point: str | None = None
+    """The point of a placement, lower case; ``None`` for pass and button."""
+    piece: str | None = None
+    """``K`` or ``P`` when the record named a piece kind (Yugo); else ``None``."""
+    comments: tuple[Comment, ...] = ()
+    """Comments written after this turn, before the next turn or result."""
+    written: str = field(default="", compare=False)
+    """The token exactly as written (``G7``)."""
+    numbered: bool = field(default=False, compare=False)
+    """Whether a move number stood before this turn."""
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The token as written, falling back to the canonical one."""
+        return self.written or self.move
+
+    @staticmethod
+    def of(move: str) -> Turn:
+        """The turn a game's move token stands for (``g7``, ``K@d4``, ``pass``, ``button``)."""
+        if move == "pass":
+            return Turn(move, TurnKind.PASS)
+        if move == "button":
+            return Turn(move, TurnKind.BUTTON)
+        piece, _, point = move.rpartition("@")
+        return Turn(move, TurnKind.PLACE, point=point, piece=piece or None)
+
+
+class DeferredTurns(abc.ABC):
+    """A record's turns, kept by a reader in a cheaper form until first asked for.
+
+    Checking a game needs only its moves, and making a :class:`Turn` per
+    move is a large part of reading one. A reader may therefore hand a
+    :class:`Record` the moves alone, with what it needs to make the turns
+    later; ``record.turns`` makes them on first use, and the record is then
+    the same in every way as if they had been made at once.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abc.abstractmethod
+    def moves(self) -> tuple[str, ...]:
+        """The turns' canonical tokens, in order."""
+
+    @abc.abstractmethod
+    def turns(self) -> tuple[Turn, ...]:
+        """The turns themselves."""
+
+
+class _TurnsField:
+    """``Record.turns``: a tuple of turns, made from :class:`DeferredTurns` when first read."""
+
+    @overload
+    def __get__(self, record: None, owner: type | None = None) -> tuple[()]: ...
+    @overload
+    def __get__(self, record: Record, owner: type | None = None) -> tuple[Turn, ...]: ...
+    def __get__(self, record: Record | None, owner: type | None = None) -> tuple[Turn, ...]:
+        if record is None:
+            return ()  # the field's default
+        value = record.__dict__["_turns"]
+        if isinstance(value, DeferredTurns):
+            value = record.__dict__["_turns"] = value.turns()
+        return value  # type: ignore[no-any-return]
+
+    def __set__(self, record: Record, value: tuple[Turn, ...]) -> None:
+        record.__dict__["_turns"] = value
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game of a record file."""
+
+    tags: tuple[Tag, ...] = ()
+    """In the order written, unknown ones included."""
+    turns: _TurnsField = _TurnsField()
+    result: str | None = None
+    """The result token at the end of the moves, as written (``B+0.5``, ``*``)."""
+    head_comments: tuple[Comment, ...] = ()
+    """Comments before the first tag."""
+    result_comments: tuple[Comment, ...] = ()
+    """Comments after the result token."""
+    line: int = field(default=0, compare=False)
+    """Where the game starts in its file."""
+    result_line: int = field(default=0, compare=False)
+    result_column: int = field(default=0, compare=False)
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The turns' canonical tokens (``g7``, ``pass``, ``button``, ``K@d4``), in order:
+        what a replay plays. Cheaper than :attr:`turns` when a reader deferred them."""
+        value = self.__dict__["_turns"]
+        if isinstance(value, DeferredTurns):
+            return value.moves
+        return tuple(t.move for t in value)
+
+    def tag(self, name: str) -> Tag | None:
+        """The tag named ``name`` (names are unique within a game), or ``None``."""
+        for t in self.tags:
+            if t.name == name:
+                return t
+        return None
+
+    def tag_value(self, name: str) -> str | None:
+        """The value of the tag named ``name``, or ``None``."""
+        t = self.tag(name)
+        return None if t is None else t.value
+
+    def replay(self, turn: int | None = None, *, rules: str | None = None) -> Game:
+        """The :class:`~keilref.Game` after the first ``turn`` turns (all by default).
+
+        Settings come from the tags (``rules`` overrides the ``Rules`` tag).
+        Raises :class:`~keilref.RecordError` for a bad tag or turn token,
+        :class:`~keilref.IllegalMoveError` for an illegal turn among those
+        replayed (``record.replay(turn=e.turn - 1)`` gives the position
+        before it) and ``ValueError`` for a ``turn`` out of range.
+        """
+        from keilref.referee.replay import replay_record
+
+        return replay_record(self, turn, rules=rules)
+
+
+def with_deferred_turns(record: Record, turns: DeferredTurns) -> Record:
+    """``record`` (made with no turns) given turns to make when first read."""
+    record.__dict__["_turns"] = turns
+    return record

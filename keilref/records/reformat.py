@@ -1,0 +1,149 @@
+"""``keilref fmt``: the canonical writer applied to whole files, safely.
+
+A file keeps its line endings (LF, or CRLF when its first line ends in CRLF)
+and a byte order mark at its start, so a checkout on Windows is as canonical
+as one elsewhere. A file with any game that does not parse, or that the
+writer could not write back as itself, is never touched: formatting keeps
+only what it understood, and a half-understood file would lose text.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import os
+from dataclasses import dataclass
+
+from keilref.referee.batches import STDIN, Source
+from keilref.records.compression import compression_of
+from keilref.errors import RecordError
+from keilref.records.inplace import FileState, ReplaceError, replace_file
+from keilref.records.parser import iter_games
+from keilref.records.record import Record
+from keilref.records.writer import write_record, write_records
+
+__all__ = ["FormatError", "Formatted", "format_source"]
+
+BOM = b"\xef\xbb\xbf"
+
+
+class FormatError(Exception):
+    """A file that cannot be formatted (it does not parse, or cannot be written)."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        """Where in the file the fault is, when it is in the text."""
+        self.column = column
+
+
+@dataclass(frozen=True)
+class Formatted:
+    """One file, as it was read and in the canonical layout."""
+
+    name: str
+    original: bytes
+    data: bytes
+    """The canonical text, with the file's own line endings."""
+    notes: tuple[str, ...] = ()
+    """What an in-place rewrite did besides rewriting (see :mod:`keilref.records.inplace`)."""
+
+    @property
+    def changed(self) -> bool:
+        return self.original != self.data
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8")
+
+    def diff(self) -> str:
+        """A unified diff from the file to its canonical layout ("" if unchanged).
+
+        Lines keep their endings, so a CRLF file gives a CRLF diff that
+        ``patch`` applies as it is.
+        """
+        if not self.changed:
+            return ""
+        old = self.original.decode("utf-8").splitlines(keepends=True)
+        new = self.text.splitlines(keepends=True)
+        out = []
+        labels = (f"{self.name}\t(original)", f"{self.name}\t(formatted)")
+        for line in difflib.unified_diff(old, new, *labels, lineterm="\n"):
+            out.append(line)
+            if not line.endswith("\n"):
+                out.append("\n\\ No newline at end of file\n")
+        return "".join(out)
+
+
+def format_source(source: Source, *, write: bool = False, force: bool = False) -> Formatted:
+    """Format every game of ``source``; with ``write``, replace the file atomically.
+
+    ``force`` lets an in-place rewrite go ahead on a read-only or
+    hard-linked file, or one whose owner or mode bits cannot be kept.
+    """
+    if write and compression_of(source.name) is not None:
+        # Writing the plain text back under a compressed name would ruin the file.
+        raise FormatError(f"{source.name}: a compressed file is not rewritten in place (decompress it first)")
+    if write and source.name == STDIN:
+        raise FormatError("standard input cannot be rewritten in place")
+    original, state = _read(source)
+    records: list[Record] = []
+    for item in iter_games(io.BytesIO(original), source.name):
+        if isinstance(item, RecordError):
+            raise FormatError(
+                f"{source.name}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
+            )
+        records.append(item)
+    text = _write(records, source.name)
+    first = original.find(b"\n")
+    if first > 0 and original[first - 1] == ord("\r"):  # the first line says which ending the file uses
+        text = text.replace("\n", "\r\n")
+    data = (BOM if original.startswith(BOM) else b"") + text.encode("utf-8")
+    formatted = Formatted(source.name, original, data)
+    if write and formatted.changed:
+        assert state is not None
+        try:
+            replaced = replace_file(source.name, data, state, force=force)
+        except ReplaceError as e:
+            raise FormatError(str(e)) from None
+        return Formatted(source.name, original, data, replaced.notes)
+    return formatted
+
+
+def _read(source: Source) -> tuple[bytes, FileState | None]:
+    """The bytes of the source, and the state of the file they were read from."""
+    try:
+        stream = source.open()
+        try:
+            # Taken before reading: a write during the read shows as a change.
+            state = None if source.name == STDIN else FileState.of(os.fstat(stream.fileno()))
+            return stream.read(), state
+        finally:
+            if source.name != STDIN:  # standard input is not ours to close
+                stream.close()
+    except OSError as e:
+        raise FormatError(f"{source.name}: cannot read: {e.strerror or e}") from None
+
+
+def _write(records: list[Record], name: str) -> str:
+    """The canonical text, or a one-line error naming the game the writer refused."""
+    try:
+        return write_records(records)
+    except ValueError as e:
+        line = _refused_at(records)
+        raise FormatError(
+            f"{name}:{line}:1: cannot be written in the canonical layout: {e} (file left as it is)"
+        ) from None
+
+
+def _refused_at(records: list[Record]) -> int:
+    """The line of the game the writer refuses: one it cannot write, or one
+    with neither turns nor a result that another game follows."""
+    for i, record in enumerate(records):
+        try:
+            write_record(record)
+        except ValueError:
+            return record.line or 1
+        if i + 1 < len(records) and not record.turns and record.result is None:
+            return record.line or 1
+    return 1

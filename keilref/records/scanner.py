@@ -1,0 +1,468 @@
+"""A fast reader for well-formed games, beside the Lark parser.
+
+Almost every game in a real archive is well formed, and for those the Lark
+parse is most of the cost of ``keilref check``. :func:`scan_game` reads such
+a game with one compiled regular expression and a small state machine, and
+builds exactly the :class:`~keilref.records.record.Record` the Lark parse builds:
+the same tags, turns, comments, result, lines and columns.
+
+It declines (returns ``None``) anything it is not sure of: a token that is
+not one of the grammar's terminals, one out of place, a wrong move number, a
+duplicate tag, a result that does not read. The caller then parses the game
+with the grammar (``grammar/record.lark``), which stays the definition of
+the format and the source of every error message. So the scanner can only
+ever make reading faster, never change what is read or what is said about
+a fault; the differential tests hold it to that.
+
+The token patterns below are the grammar's terminals, copied verbatim (TAG
+with groups added to take it apart): each starts with a different character
+(MOVE and RESULT share ``B``, ``W`` and ``D``, but no text matches both), so
+the first that matches here is the one Lark's contextual lexer picks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import cast
+
+from keilref.values import Result
+from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, with_deferred_turns
+
+__all__ = ["scan_game"]
+
+_TOKENS = re.compile(
+    r"([\s\ufeff]*)(?:"
+    # MOVE
+    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^\s{;\ufeff])|(?:pass|button)(?![^\s{;\ufeff]))"
+    # MOVENUM
+    r"|([0-9]+\.+)"
+    # COMMENT
+    r"|(\{[^}]*\}|;[^\n]*)"
+    # RESULT
+    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)(?![^\s{;\ufeff]))"
+    # TAG
+    r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
+    # anything else starts no token; or the end of the text
+    r"|([^\s\ufeff])|\Z)"
+)
+"""One match per token, with the blanks before it: ``findall`` then reads
+the whole text in one call, no character skipped, and no match objects."""
+_TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"')
+_ESCAPE = re.compile(r"\\(.)")
+
+_PLACE, _PASS, _BUTTON = TurnKind.PLACE, TurnKind.PASS, TurnKind.BUTTON
+_TURN_FIELDS = ("move", "kind", "point", "piece", "comments", "written", "numbered", "line", "column")
+
+
+def _turn_maker() -> Callable[[str, TurnKind, str | None, str | None, tuple[Comment, ...], str, bool, int, int], Turn]:
+    """How to make a :class:`Turn` quickly.
+
+    A frozen dataclass sets each field through ``object.__setattr__``, which
+    is most of the cost of reading a well-formed game. A slotted ``Turn``
+    with no ``__post_init__`` is nothing but its slots, so the turn is made
+    by filling each slot through its descriptor. The result is checked here
+    against the constructor's, and the constructor is used whenever the
+    class is not exactly that.
+    """
+    slots = vars(Turn).get("__slots__")
+    if (
+        tuple(f.name for f in dataclasses.fields(Turn)) != _TURN_FIELDS
+        or hasattr(Turn, "__post_init__")
+        or slots is None
+        or tuple(slots) != _TURN_FIELDS
+        or len(Turn.__mro__) != 2  # no base class with slots or state of its own
+    ):
+        return Turn
+    new = object.__new__
+    move_, kind_, point_, piece_, comments_, written_, numbered_, line_, column_ = (
+        vars(Turn)[name].__set__ for name in _TURN_FIELDS
+    )
+
+    def make(
+        move: str,
+        kind: TurnKind,
+        point: str | None,
+        piece: str | None,
+        comments: tuple[Comment, ...],
+        written: str,
+        numbered: bool,
+        line: int,
+        column: int,
+    ) -> Turn:
+        turn = new(Turn)
+        move_(turn, move)
+        kind_(turn, kind)
+        point_(turn, point)
+        piece_(turn, piece)
+        comments_(turn, comments)
+        written_(turn, written)
+        numbered_(turn, numbered)
+        line_(turn, line)
+        column_(turn, column)
+        return turn
+
+    args = ("K@a1", _PLACE, "a1", "K", (Comment("c"),), "K@A1", True, 2, 3)
+    made, built = make(*args), Turn(*args)
+    if all(getattr(made, name) is getattr(built, name) for name in _TURN_FIELDS) and made == built:
+        return make
+    return Turn
+
+
+_new_turn = _turn_maker()
+
+
+def _comment(text: str) -> Comment:
+    if text[0] == "{":
+        return Comment(text[1:-1], True)
+    # As the parser does: a CR before the line end is not part of the comment.
+    return Comment(text[1:].rstrip("\r"), False)
+
+
+def turn_from_token(text: str, comments: tuple[Comment, ...], numbered: bool, line: int, column: int) -> Turn:
+    """The turn a MOVE token spells. The grammar's transformer makes its
+    turns here too, so both readers build them in one place. Lower case is
+    canonical; most tokens already are, so the common case does no string work."""
+    if text.islower():
+        if text == "pass":
+            return _new_turn(text, _PASS, None, None, comments, text, numbered, line, column)
+        if text == "button":
+            return _new_turn(text, _BUTTON, None, None, comments, text, numbered, line, column)
+        return _new_turn(text, _PLACE, text, None, comments, text, numbered, line, column)
+    if text[1] == "@":
+        piece, point = text[0], text[2:].lower()
+        return _new_turn(f"{piece}@{point}", _PLACE, point, piece, comments, text, numbered, line, column)
+    point = text.lower()
+    return _new_turn(point, _PLACE, point, None, comments, text, numbered, line, column)
+
+
+def _add_tag(tags: list[Tag], names: set[str], name: str, raw: str, line: int, column: int) -> bool:
+    """Add a tag as the parser reads it; ``False`` for a duplicate name, which the grammar words."""
+    if name in names:
+        return False
+    names.add(name)
+    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
+    tags.append(Tag(name, value, (), line, column))
+    return True
+
+
+def _with_tag_comment(tag: Tag, comment: Comment) -> Tag:
+    """The same tag with one more comment after it (comments are rare)."""
+    return Tag(tag.name, tag.value, tag.comments + (comment,), tag.line, tag.column)
+
+
+def _with_turn_comment(turn: Turn, comment: Comment) -> Turn:
+    """The same turn with one more comment after it."""
+    return Turn(
+        turn.move,
+        turn.kind,
+        turn.point,
+        turn.piece,
+        turn.comments + (comment,),
+        turn.written,
+        turn.numbered,
+        turn.line,
+        turn.column,
+    )
+
+
+def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record | None:
+    """The record of one game's text, or ``None`` when the grammar must read it.
+
+    ``text`` is what the parser reads (CRLF line ends already made LF);
+    ``line_offset`` and ``column_offset`` place it in its file as they do
+    for the parser.
+    """
+    plain = _scan_plain(text, line_offset, column_offset)
+    if plain is not _NOT_PLAIN:
+        return cast("Record | None", plain)
+    return _scan_tokens(text, line_offset, column_offset)
+
+
+def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | None:
+    """:func:`scan_game` for any game, token by token."""
+    head: list[Comment] = []
+    tags: list[Tag] = []
+    names: set[str] = set()
+    turns: list[Turn] = []
+    append = turns.append
+    number: str | None = None  # a move number waiting for its move
+    pending: tuple[Comment, ...] = ()  # comments between that number and its move
+    result: str | None = None
+    result_line = result_column = 0
+    result_comments: list[Comment] = []
+
+    line = line_offset + 1
+    line_start = -column_offset  # as the parser counts: column = offset - line_start + 1
+    pos = 0  # where the token being read starts
+    for blanks, move, num, note, res, tag, bad in _TOKENS.findall(text):
+        if blanks:
+            pos += len(blanks)
+            if "\n" in blanks:
+                line += blanks.count("\n")
+                line_start = pos - len(blanks) + blanks.rfind("\n") + 1
+        if move:
+            if not tags or result is not None:
+                return None
+            index = len(turns)
+            if number is None:
+                # The common case, inlined: a lower-case point, unnumbered.
+                if move.islower() and move != "pass" and move != "button":
+                    append(_new_turn(move, _PLACE, move, None, (), move, False, line, pos - line_start + 1))
+                else:
+                    append(turn_from_token(move, (), False, line, pos - line_start + 1))
+            else:
+                if number != number_text(index):
+                    return None
+                append(turn_from_token(move, pending, True, line, pos - line_start + 1))
+                number, pending = None, ()
+            pos += len(move)
+        elif num:
+            if not tags or number is not None or result is not None:
+                return None
+            number = num
+            pos += len(num)
+        elif note:
+            comment = _comment(note)
+            if number is not None:
+                pending += (comment,)
+            elif result is not None:
+                result_comments.append(comment)
+            elif turns:
+                turns[-1] = _with_turn_comment(turns[-1], comment)
+            elif tags:
+                tags[-1] = _with_tag_comment(tags[-1], comment)
+            else:
+                head.append(comment)
+            if "\n" in note:  # a brace comment over several lines
+                line += note.count("\n")
+                line_start = pos + note.rfind("\n") + 1
+            pos += len(note)
+        elif res:
+            if not tags or number is not None or result is not None:
+                return None
+            try:
+                Result.parse(res)
+            except ValueError:
+                return None
+            result, result_line, result_column = res, line, pos - line_start + 1
+            pos += len(res)
+        elif tag:
+            if turns or number is not None or result is not None:
+                return None
+            m = _TAG_PARTS.match(tag)
+            assert m is not None  # the same shape as the token
+            if not _add_tag(tags, names, m.group(1), m.group(2), line, pos - line_start + 1):
+                return None
+            pos += len(tag)
+        elif bad:
+            return None  # a character that starts no token here
+        # else: the end of the text, after any blanks
+    if not tags or number is not None or pos != len(text):
+        return None
+    if result is None:
+        return Record(tuple(tags), tuple(turns), None, tuple(head), (), tags[0].line)
+    return Record(
+        tuple(tags),
+        tuple(turns),
+        result,
+        tuple(head),
+        tuple(result_comments),
+        tags[0].line,
+        result_line,
+        result_column,
+    )
+
+
+def _spelt_number(index: int) -> str:
+    return f"{index // 2 + 1}." if index % 2 == 0 else f"{index // 2 + 1}..."
+
+
+_NUMBERS = tuple(_spelt_number(i) for i in range(1024))
+"""Precomputed for the turns of any ordinary game."""
+
+
+def number_text(index: int) -> str:
+    """The move number that may stand before turn ``index`` (0-based): ``N.``
+    before Black's turn of move N, ``N...`` before White's. The grammar's
+    transformer checks numbers with it too."""
+    return _NUMBERS[index] if index < 1024 else _spelt_number(index)
+
+
+# The plain path: most games are tags, then moves, move numbers and a result
+# separated by nothing but spaces and line ends. Such a game is cut with
+# str.split instead of the token pattern, and each distinct word is looked up
+# in a table once it has been classified.
+_NOT_PLAIN = object()
+"""The game is not plain: :func:`scan_game` reads it token by token."""
+_PLAIN_TAG = re.compile(r'[ \n]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\])')
+_NOT_PLAIN_BODY = re.compile(r"[^ \n!-~]|[{;\[]")
+"""A character that makes the moves section not plain: any blank but space
+and line end, anything outside printable ASCII, a comment or a tag."""
+_WORD_MOVE = re.compile(r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}|pass|button")
+_WORD_NUMBER = re.compile(r"[0-9]+\.+")
+_WORD_RESULT = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*")
+# What a word is, when it stands alone between blanks: each is then exactly
+# one token of the token pattern (MOVE comes first there, and no word matches
+# two of these), and anything else is left to that pattern.
+_POINT, _MOVE, _NUMBER, _RESULT, _UNREADABLE, _OTHER = range(6)
+_WORDS: dict[str, int] = {}
+_MAX_WORDS = 100_000
+
+
+def _word_kind(word: str) -> int:
+    kind = _WORDS.get(word)
+    if kind is not None:
+        return kind
+    if _WORD_MOVE.fullmatch(word):
+        kind = _POINT if word.islower() and word != "pass" and word != "button" else _MOVE
+    elif _WORD_NUMBER.fullmatch(word):
+        kind = _NUMBER
+    elif _WORD_RESULT.fullmatch(word):
+        try:
+            Result.parse(word)
+            kind = _RESULT
+        except ValueError:
+            kind = _UNREADABLE
+    else:
+        kind = _OTHER
+    if len(_WORDS) >= _MAX_WORDS:  # an archive of odd words must not grow this without end
+        _WORDS.clear()
+    _WORDS[word] = kind
+    return kind
+
+
+def _scan_plain(text: str, line_offset: int, column_offset: int) -> Record | None | object:
+    """:func:`scan_game` for a plain game; :data:`_NOT_PLAIN` for any other.
+
+    Declines (``None``) exactly where the token-by-token reading would.
+    """
+    tags: list[Tag] = []
+    names: set[str] = set()
+    line = line_offset + 1
+    line_start = -column_offset
+    pos = 0
+    while True:
+        m = _PLAIN_TAG.match(text, pos)
+        if m is None:
+            break
+        start = m.start(1)
+        if start > pos:
+            newlines = text.count("\n", pos, start)
+            if newlines:
+                line += newlines
+                line_start = text.rfind("\n", pos, start) + 1
+        if not _add_tag(tags, names, m.group(2), m.group(3), line, start - line_start + 1):
+            return None
+        pos = m.end()
+    if not tags or _NOT_PLAIN_BODY.search(text, pos):
+        return _NOT_PLAIN
+    read = _plain_moves(text, pos)
+    if read is None or read is _NOT_PLAIN:
+        return read
+    moves, result = cast("tuple[tuple[str, ...], str | None]", read)
+    result_line = result_column = 0
+    if result is not None:
+        # An accepted plain game with a result ends with it.
+        offset = len(text.rstrip(" \n")) - len(result)
+        newline = text.rfind("\n", pos, offset)
+        result_line = line + text.count("\n", pos, offset)
+        result_column = offset - (line_start if newline < 0 else newline + 1) + 1
+    record = Record(tuple(tags), (), result, (), (), tags[0].line, result_line, result_column)
+    return with_deferred_turns(record, _PlainTurns(moves, text, pos, line, line_start))
+
+
+def _plain_moves(text: str, pos: int) -> tuple[tuple[str, ...], str | None] | None | object:
+    """The moves and result of a plain game's moves section, which starts at
+    ``pos``; ``None`` to decline, :data:`_NOT_PLAIN` for a section that is not
+    plain after all. Places are left to :func:`_plain_turns`, for when the
+    turns are wanted."""
+    moves: list[str] = []
+    append = moves.append
+    number: str | None = None
+    result: str | None = None
+    # The section holds no blank but space and line end (_NOT_PLAIN_BODY).
+    for word in text[pos:].split():
+        kind = _WORDS.get(word)
+        if kind is None:
+            kind = _word_kind(word)
+        if kind <= _MOVE:
+            if result is not None:
+                return None
+            if number is not None:
+                index = len(moves)
+                if number != number_text(index):
+                    return None
+                number = None
+            append(word if kind == _POINT else turn_from_token(word, (), False, 0, 0).move)
+        elif kind == _NUMBER:
+            if number is not None or result is not None:
+                return None
+            number = word
+        elif kind == _RESULT:
+            if number is not None or result is not None:
+                return None
+            result = word
+        elif kind == _UNREADABLE:
+            return None
+        else:
+            return _NOT_PLAIN
+    if number is not None:
+        return None
+    return tuple(moves), result
+
+
+class _PlainTurns(DeferredTurns):
+    """A plain game's turns, made from its text when first wanted."""
+
+    __slots__ = ("_moves", "_text", "_pos", "_line", "_line_start")
+
+    def __init__(self, moves: tuple[str, ...], text: str, pos: int, line: int, line_start: int) -> None:
+        self._moves = moves
+        self._text = text
+        self._pos = pos
+        self._line = line
+        self._line_start = line_start
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        return self._moves
+
+    def turns(self) -> tuple[Turn, ...]:
+        return _plain_turns(self._text, self._pos, self._line, self._line_start)
+
+
+def _plain_turns(text: str, pos: int, line: int, line_start: int) -> tuple[Turn, ...]:
+    """The turns of a plain moves section that :func:`_plain_moves` read,
+    with their places: every word is a turn, a move number (of the turn
+    after it) or the result, the order already checked there."""
+    turns: list[Turn] = []
+    append = turns.append
+    new_turn = _new_turn
+    numbered = False
+    offset = pos
+    first = True
+    for row in text[pos:].split("\n"):
+        if first:
+            first = False
+        else:
+            line += 1
+            line_start = offset
+        column = offset - line_start + 1
+        for word in row.split(" "):
+            if word:
+                kind = _WORDS.get(word)
+                if kind is None:
+                    kind = _word_kind(word)
+                if kind == _POINT:
+                    append(new_turn(word, _PLACE, word, None, (), word, numbered, line, column))
+                    numbered = False
+                elif kind == _MOVE:
+                    append(turn_from_token(word, (), numbered, line, column))
+                    numbered = False
+                elif kind == _NUMBER:
+                    numbered = True
+            column += len(word) + 1
+        offset += len(row) + 1
+    return tuple(turns)

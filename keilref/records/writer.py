@@ -1,0 +1,190 @@
+"""Writing records back as canonical ``.keil`` text.
+
+Canonical means: the standard tags first in a fixed order, then the others
+as they were; one tag per line; a blank line; the turns with their move
+numbers, filled into lines of at most 80 characters; the result. Every
+comment is kept where it was attached. Writing is idempotent, and
+``parse_record(write_record(r)) == r`` for every record whose tags are in
+canonical order (for others, equal once the tags are reordered).
+
+A record whose text could not be read back (a ``}`` inside a brace comment,
+a newline in a tag value, a turn token not in canonical form...) raises
+``ValueError`` rather than being written wrong. Only ``Turn.move`` is written:
+a turn's kind, point and piece are derived from it when the text is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from keilref.values import Result
+from keilref.records.record import Comment, Record, Tag, Turn
+
+__all__ = ["LINE_WIDTH", "STANDARD_TAGS", "canonical_tags", "write_record", "write_records"]
+
+LINE_WIDTH = 80
+"""The longest line the writer makes (a single long comment may exceed it)."""
+
+STANDARD_TAGS = ("Event", "Site", "Date", "Round", "Black", "White", "Rules", "Size", "Komi", "Button", "Result")
+"""The tags written first, in this order."""
+
+_RANK = {name: i for i, name in enumerate(STANDARD_TAGS)}
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+_MOVE = re.compile(r"(?:([A-Z])@)?([a-z][0-9]{1,3})\Z")
+_RESULT = re.compile(r"(?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)\Z")
+
+
+def canonical_tags(tags: Iterable[Tag]) -> tuple[Tag, ...]:
+    """The tags in written order: standard ones first, then the rest as given."""
+    tags = tuple(tags)
+    standard = sorted((t for t in tags if t.name in _RANK), key=lambda t: _RANK[t.name])
+    return (*standard, *(t for t in tags if t.name not in _RANK))
+
+
+def write_record(record: Record) -> str:
+    """The canonical text of one game, ending with a newline."""
+    _check(record)
+    out = _Lines()
+    for comment in record.head_comments:
+        out.add_comment(comment)
+    for tag in canonical_tags(record.tags):
+        out.new_line()
+        out.add(f'[{tag.name} "{_escape(tag.value)}"]')
+        for comment in tag.comments:
+            out.add_comment(comment)
+    if record.turns or record.result is not None:
+        out.blank_line()
+        _write_moves(out, record)
+    return out.text()
+
+
+def write_records(records: Iterable[Record]) -> str:
+    """Several games, separated by a blank line.
+
+    In a file, comments before a game's first tag read back as comments at
+    the end of the game before it; only the first game keeps its head comments.
+    A game with neither turns nor a result raises ``ValueError`` unless it is
+    the last: its tags would read back as the first tags of the next game.
+    """
+    texts = []
+    previous: Record | None = None
+    for record in records:
+        if previous is not None and not previous.turns and previous.result is None:
+            raise ValueError(
+                "a game with neither turns nor a result cannot be followed by another game "
+                "(its tags would read back as the next game's); give it a result such as *"
+            )
+        texts.append(write_record(record))
+        previous = record
+    return "\n".join(texts)
+
+
+def _write_moves(out: _Lines, record: Record) -> None:
+    after_comment = False
+    for index, turn in enumerate(record.turns):
+        move = index // 2 + 1
+        if index % 2 == 0:
+            out.add(f"{move}. {turn.move}")
+        elif after_comment:
+            out.add(f"{move}... {turn.move}")
+        else:
+            out.add(turn.move)
+        for comment in turn.comments:
+            out.add_comment(comment)
+        after_comment = bool(turn.comments)
+    if record.result is not None:
+        out.add(record.result)
+        for comment in record.result_comments:
+            out.add_comment(comment)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+class _Lines:
+    """Fills words into lines of at most :data:`LINE_WIDTH` characters."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.current = ""
+        """The line being filled, after the last newline inside a comment."""
+        self.width = 0
+
+    def add(self, word: str) -> None:
+        first, _, _ = word.partition("\n")
+        if self.width and self.width + 1 + len(first) > LINE_WIDTH:
+            self.new_line()
+        if self.width:
+            self.current += " "
+            self.width += 1
+        self.current += word
+        last = word.rfind("\n")
+        self.width = len(word) - last - 1 if last >= 0 else self.width + len(word)
+
+    def add_comment(self, comment: Comment) -> None:
+        if comment.brace:
+            self.add("{" + comment.text + "}")
+        else:
+            self.add(";" + comment.text)
+            self.new_line()
+
+    def new_line(self) -> None:
+        if self.current:
+            self.lines.append(self.current)
+        self.current = ""
+        self.width = 0
+
+    def blank_line(self) -> None:
+        self.new_line()
+        self.lines.append("")
+
+    def text(self) -> str:
+        self.new_line()
+        return "\n".join(self.lines) + "\n"
+
+
+def _check(record: Record) -> None:
+    """Raise ``ValueError`` if the record would not read back as itself."""
+    if not record.tags:
+        raise ValueError("a record needs at least one tag")
+    names: set[str] = set()
+    for tag in record.tags:
+        if not _NAME.match(tag.name):
+            raise ValueError(f"tag name {tag.name!r} is not a letter followed by letters, digits or _")
+        if tag.name in names:
+            raise ValueError(f"tag {tag.name!r} appears twice")
+        names.add(tag.name)
+        if "\n" in tag.value:
+            raise ValueError(f"the value of tag {tag.name!r} has a line break")
+        _check_comments(tag.comments)
+    _check_comments(record.head_comments)
+    for turn in record.turns:
+        _check_turn(turn)
+        _check_comments(turn.comments)
+    if record.result is not None:
+        if not _RESULT.match(record.result):
+            raise ValueError(f"{record.result!r} is not a result token")
+        Result.parse(record.result)
+    elif record.result_comments:
+        raise ValueError("comments after the result, but no result")
+    _check_comments(record.result_comments)
+
+
+def _check_turn(turn: Turn) -> None:
+    """Only the token is written: it must read back as itself. (Kind, point
+    and piece are derived from it when reading.)"""
+    move = turn.move
+    if move not in ("pass", "button") and not _MOVE.match(move):
+        raise ValueError(f"{move!r} is not a canonical turn (g7, K@d4, pass or button)")
+
+
+def _check_comments(comments: Iterable[Comment]) -> None:
+    for comment in comments:
+        text = comment.text
+        if comment.brace:
+            if "}" in text or "\r\n" in text:
+                raise ValueError(f"brace comment {text!r} holds '}}' or a CRLF")
+        elif "\n" in text or text.endswith("\r"):
+            raise ValueError(f"';' comment {text!r} runs past the end of its line")

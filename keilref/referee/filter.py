@@ -1,0 +1,339 @@
+"""Choosing games from an archive, and finding the ones it holds twice.
+
+Games are written verbatim: the exact bytes the splitter cut from their file
+(:func:`keilref.records.parser.split_games`), comments and all, so the output checks
+with the same verdicts as the games had where they came from. Every game is
+checked on the way (the same workers and batches as ``check``), because
+status, turns and rule-sensitivity are criteria.
+
+Two games are duplicates when they have the same rule set, size and turns,
+whatever their tags and comments. Only a digest of that identity is kept per
+game; when a digest comes again, the first game with it is read back from
+its file and compared exactly, so a digest collision can never make two
+different games duplicates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import hashlib
+import io
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from keilref.referee.batches import STDIN, Batch, Source, checked_games, map_batches
+from keilref.errors import ConfigError
+from keilref.records.parser import read_game, split_games
+from keilref.records.record import Record
+from keilref.engine.rules import find_rules
+from keilref.referee.settings import DEFAULT_RULES
+from keilref.referee.verdict import Verdict
+
+_BOM = b"\xef\xbb\xbf"
+
+
+class Repeats(enum.Enum):
+    """What to do with games that repeat an earlier one."""
+
+    KEEP = "keep"
+    """Write every matching game."""
+    DUPLICATES = "duplicates"
+    """Write only the games that repeat an earlier matching game."""
+    UNIQUE = "unique"
+    """Write only the first of each set of duplicates (and games that cannot be read)."""
+
+
+@dataclass(frozen=True)
+class Criteria:
+    """What a game must be to be written; every criterion given must hold."""
+
+    statuses: frozenset[str] = frozenset()
+    """Any of these statuses (all when empty)."""
+    rules: frozenset[str] = frozenset()
+    """Replayed under any of these rule sets (all when empty)."""
+    sizes: frozenset[int] = frozenset()
+    """Any of these sizes (all when empty)."""
+    players: tuple[str, ...] = ()
+    """Each must be part of the ``Black`` or ``White`` tag, ignoring case."""
+    tags: tuple[tuple[str, str], ...] = ()
+    """Each tag must be present with exactly this value."""
+    min_turns: int = 0
+    """At least this many turns replayed."""
+    rule_sensitive: bool = False
+    """Only games whose winner differs under the sibling rule set."""
+
+    def matches(self, facts: GameFacts) -> bool:
+        v = facts.verdict
+        if self.statuses and v.status.value not in self.statuses:
+            return False
+        if self.rules and v.rules not in self.rules:
+            return False
+        if self.sizes and v.size not in self.sizes:
+            return False
+        if v.turns < self.min_turns:
+            return False
+        if self.rule_sensitive and not v.rule_sensitive:
+            return False
+        tags = dict(facts.tags)
+        for name, value in self.tags:
+            if tags.get(name) != value:
+                return False
+        if self.players:
+            names = (tags.get("Black", "").casefold(), tags.get("White", "").casefold())
+            if not all(any(p.casefold() in n for n in names) for p in self.players):
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What filtering needs of one game, as a worker found it."""
+
+    piece: int
+    """The game's place among its batch's pieces; -1 when the file could not be read."""
+    verdict: Verdict
+    tags: tuple[tuple[str, str], ...]
+    identity: str | None
+    """Rule set, size and turns, for duplicates; ``None`` for a game that cannot be parsed."""
+
+
+def identity(record: Record) -> str:
+    """What makes two games the same game: rule set, size and turns, in canonical spelling.
+
+    Read from the ``Rules`` and ``Size`` tags (or their defaults) without
+    judging the other tags, so a copy of a game with a wrong ``Result`` or
+    ``Komi`` is still the same game.
+    """
+    rules = record.tag_value("Rules") or DEFAULT_RULES
+    size = record.tag_value("Size")
+    if size is None:
+        try:
+            size = str(find_rules(rules).default_size)
+        except ConfigError:
+            size = "?"
+    elif size.isascii() and size.isdigit():
+        size = str(int(size)) if len(size) <= 6 else size  # "07" is 7; a thousand digits stay text
+    return f"{rules} {size}:" + " ".join(record.moves)
+
+
+def facts_batch(batch: Batch) -> list[GameFacts]:
+    """Check one batch and keep what filtering needs. Runs in a worker process."""
+    places = {id(p): i for i, p in enumerate(batch.games)}
+    out = []
+    for piece, record, verdict in checked_games(batch, None):
+        place = -1 if piece is None else places[id(piece)]
+        if record is None:
+            out.append(GameFacts(place, verdict, (), None))
+        else:
+            out.append(GameFacts(place, verdict, tuple((t.name, t.value) for t in record.tags), identity(record)))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a game is: its source (an index), its bytes there, its line and number.
+
+    Kept for every distinct game when looking for duplicates, so it holds
+    small numbers only: a few dozen bytes per game.
+    """
+
+    source: int
+    offset: int
+    length: int
+    line: int
+    game: int
+
+
+@dataclass
+class FilterSummary:
+    """What a filter run did."""
+
+    games: int = 0
+    written: int = 0
+    duplicates: int = 0
+    unreadable: list[str] = field(default_factory=list)
+    """One message per file that could not be read."""
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
+class _Seen:
+    """First occurrences by digest; each confirmed exactly by reading it back."""
+
+    def __init__(self, sources: Sequence[Source]) -> None:
+        self.sources = sources
+        self.first: dict[bytes, Place] = {}
+        self.collided: dict[bytes, list[Place]] = {}
+        """Games whose digest an earlier, different game already had."""
+
+    def earlier(self, ident: str, place: Place) -> Place | None:
+        """The first game with this identity, or ``None`` (and this one is remembered)."""
+        key = _digest(ident)
+        first = self.first.get(key)
+        if first is None:
+            self.first[key] = place
+            return None
+        candidates: list[Place] = [first, *self.collided.get(key, [])]
+        for candidate in candidates:
+            if self._identity_at(candidate) == ident:
+                return candidate
+        self.collided.setdefault(key, []).append(place)  # a true collision of digests
+        return None
+
+    def describe(self, place: Place) -> str:
+        return f"{self.sources[place.source].name}:{place.line} (game {place.game})"
+
+    def _identity_at(self, place: Place) -> str | None:
+        source = self.sources[place.source]
+        try:
+            with source.open() as stream:
+                head = stream.read(3)
+                stream.seek(place.offset + (3 if head == _BOM else 0))
+                data = stream.read(place.length)
+        except OSError:
+            return None  # not readable again (a pipe, or gone): no duplicate can be confirmed
+        for piece in split_games(io.BytesIO(data)):
+            item = read_game(piece)
+            if isinstance(item, Record):
+                return identity(item)
+            return None
+        return None
+
+
+@dataclass(frozen=True)
+class _Spooled(Source):
+    """Standard input saved to a file, so a first occurrence can be read again."""
+
+    path: str = ""
+
+    def open(self) -> BinaryIO:
+        return open(self.path, "rb")
+
+    def size(self) -> int | None:
+        return os.path.getsize(self.path)
+
+
+@contextlib.contextmanager
+def rereadable(sources: Sequence[Source]) -> Iterator[list[Source]]:
+    """The sources, with standard input (if any) spooled to a temporary file."""
+    if all(s.name != STDIN for s in sources):
+        yield list(sources)
+        return
+    with tempfile.TemporaryDirectory(prefix="keilref-") as tmp:
+        path = os.path.join(tmp, "stdin.keil")
+        with open(path, "wb") as f:
+            shutil.copyfileobj(sys.stdin.buffer, f)
+        yield [_Spooled(STDIN, path) if s.name == STDIN else s for s in sources]
+
+
+def filter_sources(
+    sources: Sequence[Source],
+    criteria: Criteria,
+    *,
+    repeats: Repeats = Repeats.KEEP,
+    jobs: int = 1,
+    write: Callable[[bytes], None],
+    note: Callable[[str], None],
+) -> FilterSummary:
+    """Write the matching games verbatim with ``write``; say where each duplicate
+    first appeared with ``note``. Standard input may be given once."""
+    with rereadable(sources) as readable:
+        return _filter(readable, criteria, repeats, jobs, write, note)
+
+
+def _filter(
+    sources: Sequence[Source],
+    criteria: Criteria,
+    repeats: Repeats,
+    jobs: int,
+    write: Callable[[bytes], None],
+    note: Callable[[str], None],
+) -> FilterSummary:
+    summary = FilterSummary()
+    seen = _Seen(sources)
+    source_index = -1
+    offset = 0
+    deferred: list[bytes] = []
+    blank_line_before = True
+
+    def emit(data: bytes) -> None:
+        nonlocal blank_line_before
+        if summary.written and not blank_line_before:
+            write(b"\n")
+        write(data if data.endswith(b"\n") else data + b"\n")
+        blank_line_before = data.endswith((b"\n\n", b"\n\r\n"))
+        summary.written += 1
+
+    for batch, facts in map_batches(sources, facts_batch, jobs=jobs):
+        if batch.first_game == 1:  # the first batch of the next source
+            source_index, offset = source_index + 1, 0
+        starts = []
+        for piece in batch.games:
+            starts.append(offset)
+            offset += len(piece.data)
+        for f in facts:
+            if f.piece < 0:
+                assert f.verdict.error is not None
+                summary.unreadable.append(f"{f.verdict.file}: {f.verdict.error.message}")
+                continue
+            summary.games += 1
+            if not criteria.matches(f):
+                continue
+            piece = batch.games[f.piece]
+            data = piece.data
+            if piece.piece.empty:
+                # "no game in file": blank space and comments, which would join the game before them.
+                note(f"{f.verdict.file}: no game in file: nothing to write")
+                continue
+            if repeats is not Repeats.KEEP and f.identity is not None:
+                place = Place(source_index, starts[f.piece], len(data), f.verdict.line, f.verdict.game)
+                first = seen.earlier(f.identity, place)
+                if first is not None:
+                    summary.duplicates += 1
+                    note(f"{seen.describe(place)}: duplicate of {seen.describe(first)}")
+                if (first is None) == (repeats is Repeats.DUPLICATES):
+                    continue
+            elif repeats is Repeats.DUPLICATES:
+                continue
+            if _unclosed_comment(f.verdict):
+                deferred.append(data)
+                continue
+            emit(data)
+    for data in deferred:
+        emit(data)
+    return summary
+
+
+def _unclosed_comment(v: Verdict) -> bool:
+    """Whether the game ends in a comment never closed. Such a game runs to the
+    end of its file, or to the next tag line when no '}' follows in that file:
+    written before other games, it could take in everything up to a '}' of
+    theirs. So such games are written last."""
+    return v.error is not None and v.error.message.startswith("comment never closed")
+
+
+def run_filter(
+    sources: Sequence[Source],
+    criteria: Criteria,
+    *,
+    repeats: Repeats = Repeats.KEEP,
+    jobs: int = 1,
+    out: BinaryIO,
+    note: Callable[[str], None],
+) -> FilterSummary:
+    """:func:`filter_sources` writing to a binary stream."""
+    def write(data: bytes) -> None:
+        out.write(data)
+
+    return filter_sources(sources, criteria, repeats=repeats, jobs=jobs, write=write, note=note)
+
+
+__all__ = ["Criteria", "FilterSummary", "GameFacts", "Repeats", "facts_batch", "filter_sources", "identity", "run_filter"]

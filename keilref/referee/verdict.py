@@ -1,0 +1,371 @@
+"""Adjudication: one record in, one :class:`Verdict` out.
+
+This is the only place that decides a status. Everything it needs from the
+rules comes through :class:`~keilref.engine.game.Game` and the rule-set registry, so
+it is the same for every rule family.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from keilref.values import Result, ResultKind, Score
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError, TagError
+from keilref.engine.game import Game, new_game
+from keilref.records.record import Record
+from keilref.engine.rules import all_rules, find_rules
+from keilref.referee.settings import GameSetup, read_setup
+
+
+class Status(enum.Enum):
+    """The one status every game gets."""
+
+    OK = "ok"
+    """Every turn legal, and the declared result agrees with the game."""
+    UNFINISHED = "unfinished"
+    """Every turn legal, the game did not end, and no result is claimed."""
+    MISMATCH = "mismatch"
+    """Every turn legal, but the declared result disagrees with the game."""
+    ILLEGAL = "illegal"
+    """A turn breaks the rules."""
+    ERROR = "error"
+    """The record cannot be read."""
+
+    @property
+    def failed(self) -> bool:
+        """Whether this status fails a check (``unfinished`` only with ``--strict``)."""
+        return self in (Status.MISMATCH, Status.ILLEGAL, Status.ERROR)
+
+
+@dataclass(frozen=True)
+class IllegalTurn:
+    """The first illegal turn of a game."""
+
+    turn: int
+    """1-based; every turn counts (placements, passes, button turns)."""
+    point: str
+    """The token as written."""
+    reason: str
+    line: int
+    column: int
+    repeats_turn: int | None = None
+
+
+@dataclass(frozen=True)
+class ReadError:
+    """Why a record could not be read, and where."""
+
+    message: str
+    line: int
+    column: int
+    source_line: str | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The referee's answer for one game."""
+
+    file: str
+    game: int
+    """1-based index of the game in its file."""
+    line: int
+    """Where the game starts in its file."""
+    status: Status
+    rules: str | None = None
+    size: int | None = None
+    komi: float | None = None
+    turns: int = 0
+    declared: str | None = None
+    computed: str | None = None
+    score: Score | None = None
+    illegal: IllegalTurn | None = None
+    error: ReadError | None = None
+    warnings: tuple[str, ...] = ()
+    detail: str | None = None
+    """For a mismatch: what disagrees, in words."""
+    other_results: tuple[tuple[str, str], ...] = field(default=())
+    """For an ended game: ``(rules, result)`` under each sibling rule set."""
+    event: str | None = None
+    """The ``Event`` tag, when the record could be read that far."""
+    black: str | None = None
+    """The ``Black`` tag: who played Black."""
+    white: str | None = None
+    """The ``White`` tag: who played White."""
+    result_at: tuple[int, int] | None = None
+    """Line and column of the declared result (the token, else the ``Result`` tag)."""
+    warnings_at: tuple[tuple[int, int], ...] = ()
+    """Line and column each warning points at, in the order of ``warnings``
+    (the game's start for a tag that is missing)."""
+
+    @property
+    def location(self) -> tuple[int, int]:
+        """Line and column of the fault: the illegal turn, the error, the
+        declared result of a mismatch; the game's start otherwise."""
+        if self.illegal is not None:
+            return self.illegal.line, self.illegal.column
+        if self.error is not None:
+            return self.error.line, self.error.column
+        if self.status is Status.MISMATCH and self.result_at is not None:
+            return self.result_at
+        return self.line, 1
+
+    @property
+    def players(self) -> tuple[str | None, str | None]:
+        """The ``Black`` and ``White`` tags, for reports that name the players."""
+        return self.black, self.white
+
+    def fails(self, *, strict: bool = False) -> bool:
+        """Whether this game fails a check; ``strict`` also fails unfinished
+        games and games with a warning."""
+        return self.status.failed or (strict and (self.status is Status.UNFINISHED or bool(self.warnings)))
+
+    @property
+    def rule_sensitive(self) -> bool:
+        """Whether the winner differs under a sibling rule set."""
+        if self.computed is None:
+            return False
+        mine = Result.parse(self.computed).winner
+        return any(Result.parse(r).winner != mine for _, r in self.other_results)
+
+    def to_json(self) -> dict[str, Any]:
+        """The machine-readable verdict, exactly as the record format documents it."""
+        return {
+            "file": self.file,
+            "game": self.game,
+            "status": self.status.value,
+            "rules": self.rules,
+            "size": self.size,
+            "komi": self.komi,
+            "turns": self.turns,
+            "declared": self.declared,
+            "computed": self.computed,
+            "score": None
+            if self.score is None
+            else {"black": float(self.score.black), "white": float(self.score.white)},
+            "illegal": None if self.illegal is None else _illegal_json(self.illegal),
+            "error": None
+            if self.error is None
+            else {"message": self.error.message, "line": self.error.line, "column": self.error.column},
+            "warnings": list(self.warnings),
+            "line": self.line,
+            "rule_sensitive": self.rule_sensitive,
+            "event": self.event,
+            "black": self.black,
+            "white": self.white,
+        }
+
+
+def _illegal_json(t: IllegalTurn) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "turn": t.turn,
+        "point": t.point,
+        "reason": t.reason,
+        "line": t.line,
+        "column": t.column,
+    }
+    if t.repeats_turn is not None:
+        out["repeats_turn"] = t.repeats_turn
+    return out
+
+
+def error_verdict(err: RecordError, *, file: str, game: int, line: int | None = None) -> Verdict:
+    return Verdict(
+        file=file,
+        game=game,
+        line=err.line if line is None else line,
+        status=Status.ERROR,
+        error=ReadError(err.message, err.line, err.column, err.source_line),
+    )
+
+
+@dataclass
+class Replay:
+    """A record replayed as far as it is legal."""
+
+    setup: GameSetup
+    game: Game
+    illegal: IllegalTurn | None
+    complete: bool = False
+    """Whether every turn of the record was played (the record ends here)."""
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game has ended here: for good, or stopped where its record ends."""
+        return self.game.is_final or (self.game.is_over and self.complete)
+
+
+def replay(
+    record: Record,
+    *,
+    rules: str | None = None,
+    stop: int | None = None,
+    setup: GameSetup | None = None,
+) -> Replay:
+    """Play the record's turns (the first ``stop`` of them, if given).
+
+    Raises :class:`RecordError` for bad tags or a token the rule set cannot
+    read; one found during the replay says how many turns were played.
+    """
+    if setup is None:
+        setup = read_setup(record, rules=rules)
+    game = new_game(setup.rules, setup.size, setup.komi, _button_arg(setup))
+    moves = record.moves
+    total = len(moves)
+    if stop is not None:
+        moves = moves[:stop]
+    # The legal run in one call, then the turn it stopped at (if any) again,
+    # through play: it fails there with its reason. Only then are the turns
+    # themselves wanted, for where that one stands.
+    legal = game.play_legal(moves)
+    turns = record.turns[legal : len(moves)] if legal < len(moves) else ()
+    play = game.play
+    for number, turn in enumerate(turns, legal + 1):
+        try:
+            play(turn.move)
+        except IllegalMoveError as e:
+            return Replay(
+                setup,
+                game,
+                IllegalTurn(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn),
+            )
+        except InvalidMoveError as e:
+            err = RecordError(str(e), turn.line, turn.column)
+            err.turns_played = number - 1
+            raise err from None
+    if setup.removed is not None and len(moves) == total:
+        try:
+            game.agree_removal(setup.removed)
+        except ConfigError as e:
+            err = TagError(str(e), *setup.removed_at)
+            err.turns_played = len(moves)
+            raise err from None
+    return Replay(setup, game, None, complete=len(moves) == total)
+
+
+def _button_arg(setup: GameSetup) -> bool | None:
+    from keilref.engine.rules import ButtonRule
+
+    return None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
+
+
+def adjudicate(
+    item: Record | RecordError,
+    *,
+    file: str,
+    game: int,
+    rules: str | None = None,
+    line: int | None = None,
+) -> Verdict:
+    """The verdict on one game (a parsed record, or the error reading it).
+
+    ``line`` is where the game starts, for an error that stopped the parse.
+    """
+    if isinstance(item, RecordError):
+        return error_verdict(item, file=file, game=game, line=line)
+    record = item
+    event, black, white = (record.tag_value(name) for name in ("Event", "Black", "White"))
+    try:
+        setup = read_setup(record, rules=rules)
+    except RecordError as e:
+        failed = error_verdict(e, file=file, game=game, line=record.line)
+        return replace(failed, event=event, black=black, white=white)
+    try:
+        rep = replay(record, setup=setup)
+    except RecordError as e:
+        # The settings were read: say what the replay used, as far as it got.
+        return Verdict(
+            file=file,
+            game=game,
+            line=record.line,
+            status=Status.ERROR,
+            rules=setup.rules,
+            size=setup.size,
+            komi=setup.komi,
+            turns=e.turns_played or 0,
+            declared=setup.declared,
+            warnings=setup.warnings,
+            warnings_at=_warnings_at(setup, record),
+            error=ReadError(e.message, e.line, e.column, e.source_line),
+            event=event,
+            black=black,
+            white=white,
+        )
+    g = rep.game
+    base = dict(
+        file=file,
+        game=game,
+        line=record.line,
+        rules=setup.rules,
+        size=setup.size,
+        komi=setup.komi,
+        turns=g.turn,
+        declared=setup.declared,
+        warnings=setup.warnings,
+        warnings_at=_warnings_at(setup, record),
+        result_at=_result_at(record),
+        event=event,
+        black=black,
+        white=white,
+    )
+    score = g.score()
+    if rep.illegal is not None:
+        return Verdict(status=Status.ILLEGAL, illegal=rep.illegal, score=score, **base)  # type: ignore[arg-type]
+    computed = str(score.result) if rep.ended else None
+    status, detail = _judge(setup.declared, computed)
+    return Verdict(
+        status=status,
+        computed=computed,
+        score=score,
+        detail=detail,
+        other_results=_sibling_results(g, setup) if rep.ended else (),
+        **base,  # type: ignore[arg-type]
+    )
+
+
+def _result_at(record: Record) -> tuple[int, int] | None:
+    """The result token if there is one (it is what ``declared`` reads), else the Result tag."""
+    if record.result is not None:
+        return record.result_line, record.result_column
+    tag = record.tag("Result")
+    return None if tag is None else (tag.line, tag.column)
+
+
+def _warnings_at(setup: GameSetup, record: Record) -> tuple[tuple[int, int], ...]:
+    at = setup.warnings_at + ((0, 0),) * (len(setup.warnings) - len(setup.warnings_at))
+    return tuple((record.line, 1) if place == (0, 0) else place for place in at[: len(setup.warnings)])
+
+
+_CLAIM_NOUN = {ResultKind.RESIGN: "a resignation", ResultKind.TIME: "a loss on time", ResultKind.FORFEIT: "a forfeit"}
+
+
+def _judge(declared: str | None, computed: str | None) -> tuple[Status, str | None]:
+    """Compare the declared result with the game; the rules of the record format."""
+    claim = Result.parse(declared) if declared is not None else Result(ResultKind.UNKNOWN)
+    if claim.kind is ResultKind.UNKNOWN:
+        return (Status.OK if computed is not None else Status.UNFINISHED), None
+    if claim.kind in _CLAIM_NOUN:
+        if computed is None:
+            return Status.OK, None
+        return Status.MISMATCH, f"{_CLAIM_NOUN[claim.kind]} is claimed, but the game ended by two passes"
+    if computed is None:
+        return Status.MISMATCH, "a score is claimed, but the game did not end"
+    actual = Result.parse(computed)
+    if claim == actual:
+        return Status.OK, None
+    return Status.MISMATCH, "wrong winner" if claim.winner != actual.winner else "wrong margin"
+
+
+def _sibling_results(game: Game, setup: GameSetup) -> tuple[tuple[str, str], ...]:
+    """The result of the same final position under each sibling rule set."""
+    mine = find_rules(setup.rules)
+    out = []
+    for other in all_rules():
+        if other.family != mine.family or other.name == mine.name:
+            continue
+        try:
+            out.append((other.name, str(game.score_as(other.name).result)))
+        except ConfigError:
+            continue
+    return tuple(out)
