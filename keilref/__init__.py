@@ -24,7 +24,8 @@ from keilref.engine.rules import RuleSet, all_rules, find_rules, register
 # Importing a family registers its rule sets.
 from keilref.engine.dehil import DEHIL, DehilGame
 from keilref.engine.yugo import YUGO, YugoGame
-from keilref.referee.verdict import IllegalTurn, ReadError, Status, Verdict
+from keilref.referee.replay import IllegalTurn
+from keilref.referee.verdict import ReadError, Status, Verdict
 from keilref.referee.batches import check_file, check_text
 
 __version__ = "0.2.0"

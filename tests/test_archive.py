@@ -54,6 +54,8 @@ def test_verdicts_printed_where_they_are_judged_are_the_printers_own(
     games = [write_record(to_record(g, event=f"g{i}")) for i, g in enumerate(random_games(8, 300, sizes=(2, 3), fill=0.5))]
     games[100] = games[100].replace("\n\n1. ", "\n\n1. a9 ", 1)
     games[200] = games[200].replace("[Komi ", "[Komi \"x\"] [K ", 1)
+    games[250] = games[250].replace('[Button "yes"]\n', "", 1)  # a warning: no Button tag
+    assert '[Button "yes"]' not in games[250]
     path = tmp_path / "mixed.keil"
     path.write_text("\n".join(games), encoding="utf-8")
     sources = [Source(str(path)), *expand_paths([str(GAMES), str(FAULTS)])]

@@ -177,9 +177,9 @@ def test_the_caps_are_documented_numbers() -> None:
 
 
 def test_a_game_over_the_turn_cap_is_an_error_at_its_first_tag(monkeypatch: pytest.MonkeyPatch) -> None:
-    import keilref.records.parser
+    import keilref.records.limits
 
-    monkeypatch.setattr(keilref.records.parser, "MAX_TURNS", 4)
+    monkeypatch.setattr(keilref.records.limits, "MAX_TURNS", 4)
     text = '[Size "3"]\n[Komi "2"]\n1. c3 b2 2. a1 c1 3. b1 *\n\n' + GOOD
     first, second = iter_games(io.BytesIO(text.encode()))
     assert isinstance(first, RecordError) and "too many turns" in first.message

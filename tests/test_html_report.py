@@ -26,7 +26,7 @@ from keilref.engine.game import new_game
 from keilref.records.parser import parse_record
 from keilref.records.record import Record
 from keilref.referee.settings import read_setup
-from keilref.referee.verdict import replay
+from keilref.referee.replay import replay
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 

@@ -35,7 +35,8 @@ from keilref.values import Color  # noqa: E402
 from keilref.engine.game import new_game  # noqa: E402
 from keilref.records.record import Record  # noqa: E402
 from keilref.referee.settings import read_setup  # noqa: E402
-from keilref.referee.verdict import Status, Verdict, replay  # noqa: E402
+from keilref.referee.replay import replay  # noqa: E402
+from keilref.referee.verdict import Status, Verdict  # noqa: E402
 from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 
 RECORDS = ROOT / "records"

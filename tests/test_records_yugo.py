@@ -37,7 +37,8 @@ from keilref.referee.batches import Source, check_sources, expand_paths, read_so
 from keilref.values import Result  # noqa: E402
 from keilref.records.record import Record  # noqa: E402
 from keilref.referee.settings import read_setup  # noqa: E402
-from keilref.referee.verdict import Status, Verdict, adjudicate, replay  # noqa: E402
+from keilref.referee.replay import replay  # noqa: E402
+from keilref.referee.verdict import Status, Verdict, adjudicate  # noqa: E402
 from keilref.engine.yugo import YugoGame  # noqa: E402
 from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 

@@ -21,7 +21,7 @@ from keilref.formats import svg
 from keilref.engine.game import new_game
 from keilref.engine.generate import random_game
 from keilref.records.parser import parse_record
-from keilref.referee.verdict import IllegalTurn, replay
+from keilref.referee.replay import IllegalTurn, replay
 
 NS = "{http://www.w3.org/2000/svg}"
 RULES = ("keil", "keil-2019", "dehil", "yugo")

@@ -39,7 +39,8 @@ from keilref.errors import ConfigError, RecordError
 from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule, all_rules, find_rules
 from keilref.formats.output import LINE_FORMATS, VerdictPrinter, printed_checks
-from keilref.referee.verdict import Replay, Status, replay
+from keilref.referee.replay import Replay, replay
+from keilref.referee.verdict import Status
 
 if TYPE_CHECKING:
     from keilref.formats.html import HtmlReport

@@ -181,7 +181,7 @@ class Game:
         Raises ``ValueError`` for a game set up from a diagram (a record
         starts from the empty board) or for a bad tag or result.
         """
-        from keilref.referee.replay import game_record
+        from keilref.engine.recording import game_record  # it builds on this module
 
         return game_record(self, tags, result=result)
 
@@ -197,6 +197,9 @@ class Game:
 
     def _repr_svg_(self) -> str:
         """The board as SVG, so a game shows itself in Jupyter."""
+        # Lazily, as python-chess's boards do: the engine does not draw, and
+        # importing it must not load the formats (an exception named in the
+        # layers contract, pyproject.toml).
         from keilref.formats.svg import board
 
         return board(self)

@@ -10,10 +10,10 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from keilref.values import format_number
 from keilref.errors import IllegalMoveError
 from keilref.engine.game import Game, new_game
-from keilref.records.record import Record, Tag, Turn
+from keilref.engine.recording import played_record, setting_tags
+from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule, find_rules
 
 
@@ -120,17 +120,8 @@ def random_games(
 
 
 def to_record(game: GeneratedGame, *, event: str) -> Record:
-    """The game as a typed record, ready for the canonical writer."""
-    tags = [
-        Tag("Event", event),
-        Tag("Rules", game.rules),
-        Tag("Size", str(game.size)),
-        Tag("Komi", format_number(game.komi)),
-    ]
-    if find_rules(game.rules).button is ButtonRule.OPTIONAL:
-        tags.append(Tag("Button", "yes" if game.button else "no"))
-    tags.append(Tag("Result", game.result))
-    turns = tuple(Turn.of(m) for m in game.moves)
-    return Record(tags=tuple(tags), turns=turns, result=game.result)
-
-
+    """The game as a typed record, ready for the canonical writer: made where
+    :meth:`Game.to_record <keilref.Game.to_record>` makes its records, so a
+    generated game states every setting (``Button`` too) as a played one does."""
+    settings = setting_tags(find_rules(game.rules), game.size, game.komi, game.button)
+    return played_record(settings, game.moves, game.result, {"Event": event, "Result": game.result})

@@ -37,7 +37,8 @@ from keilref.records.parser import read_game, split_games
 from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule, find_rules
 from keilref.referee.settings import GameSetup, read_setup
-from keilref.referee.verdict import Status, Verdict, replay
+from keilref.referee.replay import replay
+from keilref.referee.verdict import Status, Verdict
 
 FAILING_DETAIL_CAP = 200
 """Failing games that get a board and a viewer; the rest are in the table only."""

@@ -26,7 +26,7 @@ from keilref.errors import KeilrefError
 from keilref.engine.game import Game, new_game
 from keilref.engine.geometry import HexGeometry, SquareGeometry
 from keilref.engine.rules import ButtonRule
-from keilref.referee.verdict import IllegalTurn
+from keilref.referee.replay import IllegalTurn
 
 UNIT = 40.0
 """Distance between neighbouring points, in SVG user units."""

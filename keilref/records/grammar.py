@@ -22,8 +22,7 @@ from typing import Any, cast
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-import keilref
-import keilref.records.parser
+from keilref.records import limits
 from keilref.values import Result
 from keilref.errors import RecordSyntaxError
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
@@ -42,7 +41,7 @@ def grammar_path() -> Path:
     """Where ``record.lark`` is: inside the package when installed from a
     wheel (``keilref/grammar/``), else at the top of the checkout."""
     candidates = (
-        Path(keilref.__file__).parent / "grammar" / _GRAMMAR,
+        Path(__file__).resolve().parents[1] / "grammar" / _GRAMMAR,
         Path(__file__).resolve().parents[2] / "grammar" / _GRAMMAR,
     )
     for path in candidates:
@@ -167,7 +166,7 @@ class _Builder(Transformer[Token, Record]):
         return Record(tuple(tags.values()), tuple(turns), token.value, head, after, first.line, line, column)
 
     first_line = 0
-    """The line of the game's first tag: where a game over :data:`~keilref.records.parser.MAX_TURNS`
+    """The line of the game's first tag: where a game over :data:`~limits.MAX_TURNS`
     is reported (tags are always reduced before turns)."""
 
     def first_tag(self, children: list[Any]) -> dict[str, Tag]:
@@ -193,12 +192,12 @@ class _Builder(Transformer[Token, Record]):
         return []
 
     def _too_many(self) -> _Fault:
-        cap = keilref.records.parser.MAX_TURNS
+        cap = limits.MAX_TURNS
         return _Fault(f"too many turns: a game may have at most {cap:,}; it was not read", self.first_line, 1)
 
     def turn(self, children: list[Any]) -> list[Turn]:
         turns: list[Turn] = children[0]
-        if len(turns) >= keilref.records.parser.MAX_TURNS:
+        if len(turns) >= limits.MAX_TURNS:
             raise self._too_many()
         turns.append(_turn(children[1], _comments(children[2]), False))
         return turns
@@ -209,7 +208,7 @@ class _Builder(Transformer[Token, Record]):
         turns: list[Turn] = children[0]
         number: Token = children[1]
         index = len(turns)
-        if index >= keilref.records.parser.MAX_TURNS:
+        if index >= limits.MAX_TURNS:
             raise self._too_many()
         if number.value != number_text(index):
             raise _wrong_number(number, index)

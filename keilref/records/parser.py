@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from keilref.errors import RecordError, RecordSyntaxError
+from keilref.records import limits
 from keilref.records.record import Record
 from keilref.records.scanner import scan_game
 
@@ -43,13 +44,9 @@ __all__ = [
 CHUNK_SIZE = 1 << 20
 """Bytes asked of the stream per read by :func:`iter_games`."""
 
-MAX_GAME_BYTES = 10_000_000
-"""The most bytes one game may have (10 MB). A longer game is an ``error`` at
-its first line, is never held in memory, and the games after it are read."""
-
-MAX_TURNS = 1_000_000
-"""The most turns one game may have. A longer game is an ``error`` at its
-first line, so that memory stays bounded by this and the byte cap."""
+MAX_GAME_BYTES = limits.MAX_GAME_BYTES
+MAX_TURNS = limits.MAX_TURNS
+"""The caps, as :mod:`keilref.records.limits` states them (read there at run time)."""
 
 
 # --------------------------------------------------------------------------
@@ -80,7 +77,7 @@ def _parse_game(text: str, filename: str | None, line_offset: int, column_offset
     # Well-formed games take the fast path; the grammar reads the rest and
     # says what is wrong (keilref.records.scanner declines whatever it is not sure of).
     record = scan_game(text, line_offset, column_offset)
-    if record is not None and len(record.moves) <= MAX_TURNS:  # the grammar words the cap
+    if record is not None and len(record.moves) <= limits.MAX_TURNS:  # the grammar words the cap
         return record
     from keilref.records.grammar import parse_with_grammar  # only for games the scanner declines
 

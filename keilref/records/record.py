@@ -173,6 +173,8 @@ class Record:
         replayed (``record.replay(turn=e.turn - 1)`` gives the position
         before it) and ``ValueError`` for a ``turn`` out of range.
         """
+        # Upward, lazily, and named in the layers contract (pyproject.toml):
+        # the convenience python-chess users expect of a game record.
         from keilref.referee.replay import replay_record
 
         return replay_record(self, turn, rules=rules)

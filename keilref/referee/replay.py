@@ -1,27 +1,105 @@
-"""Between records and games, both ways: a record replayed to any turn, and
-a game written back as a record.
+"""The replay: a record's turns played through the engine, as far as they are legal.
 
-The two directions meet in one promise: ``game.to_record()`` written by
-:func:`~keilref.records.writer.write_record`, read back and replayed gives the same
-turns and the same position. :func:`game_record` checks that promise on
-every record it makes, by replaying it.
+Every way keilref replays a record goes through :func:`replay`: the verdict
+(:func:`~keilref.referee.verdict.adjudicate`), ``Record.replay`` and the
+position commands (:func:`replay_record`). A game written back as a record
+is the engine's (:mod:`keilref.engine.recording`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import dataclass
 
-from keilref.values import Reason, Result, format_number
-from keilref.errors import IllegalMoveError
-from keilref.engine.game import Game
-from keilref.records.record import Record, Tag, Turn
-from keilref.engine.rules import ButtonRule
-from keilref.records.writer import canonical_tags
+from keilref.engine.game import Game, new_game
+from keilref.engine.rules import ButtonRule, find_rules
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError, TagError
+from keilref.records.record import Record
+from keilref.referee.settings import GameSetup, read_setup
+from keilref.values import Reason
 
-__all__ = ["game_record", "replay_record"]
+__all__ = ["IllegalTurn", "Replay", "replay", "replay_record"]
 
-SETTING_TAGS = ("Rules", "Size", "Komi", "Button", "Removed")
-"""The tags :func:`game_record` derives from the game itself."""
+
+@dataclass(frozen=True)
+class IllegalTurn:
+    """The first illegal turn of a game."""
+
+    turn: int
+    """1-based; every turn counts (placements, passes, button turns)."""
+    point: str
+    """The token as written."""
+    reason: str
+    line: int
+    column: int
+    repeats_turn: int | None = None
+
+
+@dataclass
+class Replay:
+    """A record replayed as far as it is legal."""
+
+    setup: GameSetup
+    game: Game
+    illegal: IllegalTurn | None
+    complete: bool = False
+    """Whether every turn of the record was played (the record ends here)."""
+
+    @property
+    def ended(self) -> bool:
+        """Whether the game has ended here: for good, or stopped where its record ends."""
+        return self.game.is_final or (self.game.is_over and self.complete)
+
+
+def replay(
+    record: Record,
+    *,
+    rules: str | None = None,
+    stop: int | None = None,
+    setup: GameSetup | None = None,
+) -> Replay:
+    """Play the record's turns (the first ``stop`` of them, if given).
+
+    Raises :class:`RecordError` for bad tags or a token the rule set cannot
+    read; one found during the replay says how many turns were played.
+    """
+    if setup is None:
+        setup = read_setup(record, rules=rules)
+    game = new_game(setup.rules, setup.size, setup.komi, _button_arg(setup))
+    moves = record.moves
+    total = len(moves)
+    if stop is not None:
+        moves = moves[:stop]
+    # The legal run in one call, then the turn it stopped at (if any) again,
+    # through play: it fails there with its reason. Only then are the turns
+    # themselves wanted, for where that one stands.
+    legal = game.play_legal(moves)
+    turns = record.turns[legal : len(moves)] if legal < len(moves) else ()
+    play = game.play
+    for number, turn in enumerate(turns, legal + 1):
+        try:
+            play(turn.move)
+        except IllegalMoveError as e:
+            return Replay(
+                setup,
+                game,
+                IllegalTurn(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn),
+            )
+        except InvalidMoveError as e:
+            err = RecordError(str(e), turn.line, turn.column)
+            err.turns_played = number - 1
+            raise err from None
+    if setup.removed is not None and len(moves) == total:
+        try:
+            game.agree_removal(setup.removed)
+        except ConfigError as e:
+            err = TagError(str(e), *setup.removed_at)
+            err.turns_played = len(moves)
+            raise err from None
+    return Replay(setup, game, None, complete=len(moves) == total)
+
+
+def _button_arg(setup: GameSetup) -> bool | None:
+    return None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
 
 
 def replay_record(record: Record, turn: int | None = None, *, rules: str | None = None) -> Game:
@@ -35,8 +113,6 @@ def replay_record(record: Record, turn: int | None = None, *, rules: str | None 
     ``ValueError`` for a ``turn`` outside ``0..len(record.turns)``. A Yugo
     ``Removed`` agreement is applied when all turns are replayed.
     """
-    from keilref.referee.verdict import replay
-
     total = len(record.turns)
     if turn is not None and not 0 <= turn <= total:
         raise ValueError(f"turn {turn} is out of range: the record has {total} turns (0..{total})")
@@ -45,64 +121,3 @@ def replay_record(record: Record, turn: int | None = None, *, rules: str | None 
     if bad is not None:
         raise IllegalMoveError(record.turns[bad.turn - 1].move, Reason(bad.reason), bad.turn, bad.repeats_turn)
     return rep.game
-
-
-def game_record(game: Game, tags: Mapping[str, str] | None = None, *, result: str | None = None) -> Record:
-    """``game`` as a record (see :meth:`Game.to_record <keilref.Game.to_record>`)."""
-    settings = _setting_tags(game)
-    given = dict(tags or {})
-    for name, value in settings:
-        if name in given and (written := given.pop(name)) != value:
-            raise ValueError(f"tag {name} {written!r} disagrees with the game, which has {value!r}")
-    if result is None:
-        result = str(game.score().result) if game.is_over else "*"
-    else:
-        Result.parse(result)  # raises ValueError naming a token that is not a result
-    if "Result" in given and given["Result"] != result:
-        raise ValueError(f"tag Result {given['Result']!r} disagrees with the result {result!r}")
-    record = Record(
-        # In the writer's order, so that reading the written text back gives an equal record.
-        tags=canonical_tags(
-            (*(Tag(name, value) for name, value in settings), *(Tag(name, value) for name, value in given.items()))
-        ),
-        turns=tuple(Turn.of(move) for move in game.moves),
-        result=result,
-    )
-    _check_replays(game, record)
-    return record
-
-
-def _setting_tags(game: Game) -> list[tuple[str, str]]:
-    rules = game.rules
-    out = [("Rules", rules.name), ("Size", str(game.size)), ("Komi", format_number(game.komi))]
-    if rules.button is not ButtonRule.ABSENT:
-        out.append(("Button", "yes" if game.button_in_play else "no"))
-    removed: frozenset[str] = getattr(game, "removed", frozenset())
-    if removed:
-        # Any point of a group names it; every removed point is listed, in board order.
-        order = {p: i for i, p in enumerate(game.points())}
-        out.append(("Removed", " ".join(sorted(removed, key=order.__getitem__))))
-    return out
-
-
-def _check_replays(game: Game, record: Record) -> None:
-    """Refuse a record that would not replay to ``game`` (a game set up from a diagram)."""
-    try:
-        again = replay_record(record)
-    except (ValueError, IllegalMoveError) as e:
-        raise ValueError(f"this game cannot be written as a record: its turns do not replay ({e})") from None
-    if _position(again) != _position(game):
-        raise ValueError(
-            "this game cannot be written as a record: it did not start from the empty board "
-            "(a position set up from a diagram)"
-        )
-
-
-def _position(game: Game) -> tuple[object, ...]:
-    return (
-        game.moves,
-        tuple(game.stone_at(p) for p in game.points()),
-        game.to_move,
-        game.button_holder,
-        game.is_over,
-    )

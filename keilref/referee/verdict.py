@@ -12,10 +12,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from keilref.values import Result, ResultKind, Score
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError, TagError
-from keilref.engine.game import Game, new_game
+from keilref.errors import ConfigError, RecordError
+from keilref.engine.game import Game
 from keilref.records.record import Record
 from keilref.engine.rules import all_rules, find_rules
+from keilref.referee.replay import IllegalTurn, replay
 from keilref.referee.settings import GameSetup, read_setup
 
 
@@ -37,20 +38,6 @@ class Status(enum.Enum):
     def failed(self) -> bool:
         """Whether this status fails a check (``unfinished`` only with ``--strict``)."""
         return self in (Status.MISMATCH, Status.ILLEGAL, Status.ERROR)
-
-
-@dataclass(frozen=True)
-class IllegalTurn:
-    """The first illegal turn of a game."""
-
-    turn: int
-    """1-based; every turn counts (placements, passes, button turns)."""
-    point: str
-    """The token as written."""
-    reason: str
-    line: int
-    column: int
-    repeats_turn: int | None = None
 
 
 @dataclass(frozen=True)
@@ -178,76 +165,6 @@ def error_verdict(err: RecordError, *, file: str, game: int, line: int | None = 
         status=Status.ERROR,
         error=ReadError(err.message, err.line, err.column, err.source_line),
     )
-
-
-@dataclass
-class Replay:
-    """A record replayed as far as it is legal."""
-
-    setup: GameSetup
-    game: Game
-    illegal: IllegalTurn | None
-    complete: bool = False
-    """Whether every turn of the record was played (the record ends here)."""
-
-    @property
-    def ended(self) -> bool:
-        """Whether the game has ended here: for good, or stopped where its record ends."""
-        return self.game.is_final or (self.game.is_over and self.complete)
-
-
-def replay(
-    record: Record,
-    *,
-    rules: str | None = None,
-    stop: int | None = None,
-    setup: GameSetup | None = None,
-) -> Replay:
-    """Play the record's turns (the first ``stop`` of them, if given).
-
-    Raises :class:`RecordError` for bad tags or a token the rule set cannot
-    read; one found during the replay says how many turns were played.
-    """
-    if setup is None:
-        setup = read_setup(record, rules=rules)
-    game = new_game(setup.rules, setup.size, setup.komi, _button_arg(setup))
-    moves = record.moves
-    total = len(moves)
-    if stop is not None:
-        moves = moves[:stop]
-    # The legal run in one call, then the turn it stopped at (if any) again,
-    # through play: it fails there with its reason. Only then are the turns
-    # themselves wanted, for where that one stands.
-    legal = game.play_legal(moves)
-    turns = record.turns[legal : len(moves)] if legal < len(moves) else ()
-    play = game.play
-    for number, turn in enumerate(turns, legal + 1):
-        try:
-            play(turn.move)
-        except IllegalMoveError as e:
-            return Replay(
-                setup,
-                game,
-                IllegalTurn(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn),
-            )
-        except InvalidMoveError as e:
-            err = RecordError(str(e), turn.line, turn.column)
-            err.turns_played = number - 1
-            raise err from None
-    if setup.removed is not None and len(moves) == total:
-        try:
-            game.agree_removal(setup.removed)
-        except ConfigError as e:
-            err = TagError(str(e), *setup.removed_at)
-            err.turns_played = len(moves)
-            raise err from None
-    return Replay(setup, game, None, complete=len(moves) == total)
-
-
-def _button_arg(setup: GameSetup) -> bool | None:
-    from keilref.engine.rules import ButtonRule
-
-    return None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
 
 
 def adjudicate(
