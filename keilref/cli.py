@@ -34,6 +34,7 @@ from keilref.check import (
 )
 from keilref.console import ChoiceError, Interrupts, ascii_fallback, choose, excerpt
 from keilref.core import Color, format_number
+from keilref.display import shown_name
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
@@ -204,7 +205,7 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 def say_at(file: str, line: int, column: int, message: str) -> None:
     """``keilref: FILE:LINE:COLUMN: message`` on stderr, then the source line and a caret."""
-    typer.echo(f"keilref: {file}:{line}:{column}: {message}", err=True)
+    typer.echo(f"keilref: {shown_name(file)}:{line}:{column}: {message}", err=True)
     for text in excerpt(file, line, column):
         typer.echo(text, err=True)
 
@@ -348,7 +349,7 @@ def _write_page(page: HtmlReport, output: Path | None) -> None:
     try:
         page.write_file(output)
     except OSError as e:
-        fail(f"{output}: cannot write: {e.strerror or e}")
+        fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
 
 
 def _cluster(scheduler: str | None) -> types.ModuleType | None:
@@ -392,7 +393,7 @@ def progress_bar(sources: list[Source], *, streaming: bool = True) -> Iterator[C
 def _load(file: str, game: int) -> Record:
     """The ``game``-th record of ``file``, or a one-line error and exit."""
     if Path(file).is_dir():
-        fail(f"{file}: is a directory; give one record file")
+        fail(f"{shown_name(file)}: is a directory; give one record file")
     try:
         (source,) = expand_paths([file])
     except PathError as e:
@@ -404,13 +405,13 @@ def _load(file: str, game: int) -> Record:
             if isinstance(item, RecordError):
                 fail_at(file, item.line, item.column, f"game {game}: {item.message}", EXIT_FAILED)
             return item
-    fail(f"{file}: there is no game {game} (the file holds {count})")
+    fail(f"{shown_name(file)}: there is no game {game} (the file holds {count})")
 
 
 def _replay(file: str, record: Record, game: int, turn: int | None, rules: str | None) -> Replay:
     rules = _check_rules(rules)
     if turn is not None and turn > len(record.turns):
-        fail(f"{file}: game {game} has {len(record.turns)} turns; there is no turn {turn}")
+        fail(f"{shown_name(file)}: game {game} has {len(record.turns)} turns; there is no turn {turn}")
     try:
         rep = replay(record, rules=rules, stop=turn)
     except RecordError as e:
@@ -475,7 +476,7 @@ def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, 
         try:
             output.write_bytes(data)
         except OSError as e:
-            fail(f"{output}: cannot write: {e.strerror or e}")
+            fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
     _exit_for(rep)
 
 
@@ -483,7 +484,7 @@ def _header(file: str, game: int, rep: Replay, record: Record) -> str:
     s = rep.setup
     g = rep.game
     return (
-        f"{file} game {game}: rules {s.rules}, size {s.size}, komi {format_number(s.komi)}, "
+        f"{shown_name(file)} game {game}: rules {s.rules}, size {s.size}, komi {format_number(s.komi)}, "
         f"after turn {g.turn} of {len(record.turns)}"
     )
 
@@ -634,13 +635,13 @@ def fmt(
                 failed = True
         elif check:
             if outcome.changed:
-                typer.echo(f"would reformat {source.name}")
+                typer.echo(f"would reformat {shown_name(source.name)}")
                 failed = True
         elif in_place:
             for note in outcome.notes:
                 typer.echo(f"keilref: note: {note}", err=True)
             if outcome.changed:
-                typer.echo(f"reformatted {source.name}", err=True)
+                typer.echo(f"reformatted {shown_name(source.name)}", err=True)
         else:
             typer.echo(outcome.data, nl=False)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
@@ -708,7 +709,7 @@ def stats(
         try:
             write_plot(result, plot)
         except OSError as e:
-            fail(f"{plot}: cannot write the plot: {e.strerror or e}", EXIT_FAILED)
+            fail(f"{shown_name(str(plot))}: cannot write the plot: {e.strerror or e}", EXIT_FAILED)
     typer.echo(stats_report.to_text(result) if format == "text" else stats_report.to_json(result), nl=False)
 
 
@@ -789,7 +790,7 @@ def filter_games(
     try:
         out = open(output, "wb") if output is not None else contextlib.nullcontext(sys.stdout.buffer)
     except OSError as e:
-        fail(f"{output}: cannot write: {e.strerror or e}")
+        fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
     with out as stream:
         summary = run_filter(
             sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from keilref.check import STDIN, Batch, Source, checked_games, map_batches
+from keilref.display import shown_name
 from keilref.errors import ConfigError
 from keilref.parser import read_game, split_games
 from keilref.record import Record
@@ -189,7 +190,7 @@ class _Seen:
         return None
 
     def describe(self, place: Place) -> str:
-        return f"{self.sources[place.source].name}:{place.line} (game {place.game})"
+        return f"{shown_name(self.sources[place.source].name)}:{place.line} (game {place.game})"
 
     def _identity_at(self, place: Place) -> str | None:
         source = self.sources[place.source]
@@ -282,7 +283,7 @@ def _filter(
         for f in facts:
             if f.piece < 0:
                 assert f.verdict.error is not None
-                summary.unreadable.append(f"{f.verdict.file}: {f.verdict.error.message}")
+                summary.unreadable.append(f"{shown_name(f.verdict.file)}: {f.verdict.error.message}")
                 continue
             summary.games += 1
             if not criteria.matches(f):
@@ -291,7 +292,7 @@ def _filter(
             data = piece.data
             if piece.piece.empty:
                 # "no game in file": blank space and comments, which would join the game before them.
-                note(f"{f.verdict.file}: no game in file: nothing to write")
+                note(f"{shown_name(f.verdict.file)}: no game in file: nothing to write")
                 continue
             if repeats is not Repeats.KEEP and f.identity is not None:
                 place = Place(source_index, starts[f.piece], len(data), f.verdict.line, f.verdict.game)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from keilref import report
 from keilref.findings import Level, finding
-from keilref.display import one_line
+from keilref.display import shown_name
 from keilref.verdict import Verdict
 
 ANNOTATION_LIMIT = 10
@@ -60,7 +60,7 @@ class GitHubWriter:
             return
         self._errors += 1
         self._rows.write(
-            f"| {_cell(one_line(v.file))} | {f.line}:{f.column} | {v.game} | {v.status.value} | {_cell(f.message)} |\n"
+            f"| {_cell(shown_name(v.file))} | {f.line}:{f.column} | {v.game} | {v.status.value} | {_cell(f.message)} |\n"
         )
         if self._errors < ANNOTATION_LIMIT:
             self._write(line + "\n")
