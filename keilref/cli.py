@@ -34,7 +34,7 @@ from keilref.check import (
 )
 from keilref.console import ChoiceError, Interrupts, ascii_fallback, choose, excerpt
 from keilref.core import Color, format_number
-from keilref.display import shown_name
+from keilref.display import runner_command_line, shown_name
 from keilref.errors import ConfigError, RecordError
 from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
@@ -631,8 +631,11 @@ def fmt(
             continue
         if diff:
             if outcome.changed:
-                typer.echo(outcome.diff().encode("utf-8"), nl=False)  # bytes: CRLF lines stay CRLF
                 failed = True
+                text = outcome.diff()
+                if _held_back(outcome, text, "its diff", "see it with --check, or rewrite it with --in-place"):
+                    continue
+                typer.echo(text.encode("utf-8", "surrogateescape"), nl=False)  # bytes: CRLF lines stay CRLF
         elif check:
             if outcome.changed:
                 typer.echo(f"would reformat {shown_name(source.name)}")
@@ -642,9 +645,31 @@ def fmt(
                 typer.echo(f"keilref: note: {note}", err=True)
             if outcome.changed:
                 typer.echo(f"reformatted {shown_name(source.name)}", err=True)
+        elif _held_back(outcome, outcome.text, "its canonical text", "rewrite it with --in-place"):
+            failed = True
         else:
             typer.echo(outcome.data, nl=False)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def _held_back(outcome: formatting.Formatted, text: str, what: str, instead: str) -> bool:
+    """Whether ``text``, made from a record, is kept from standard output (and
+    said why): a CI runner would run a line of it as a workflow command.
+
+    Record text is printed exactly or not at all: changing it could change its verdict.
+    """
+    if runner_command_line(text) is None:
+        return False
+    # The record's own line, which the user can find; the canonical text's when only it has one.
+    line = runner_command_line(outcome.original.decode("utf-8", "surrogateescape"))
+    if line is None:
+        line = runner_command_line(outcome.text) or 1
+    typer.echo(
+        f"keilref: {shown_name(outcome.name)}:{line}: {what} is not printed: a CI runner would run this line "
+        f"as a workflow command ('::' at its start); {instead}",
+        err=True,
+    )
+    return True
 
 
 @app.command()
@@ -793,16 +818,18 @@ def filter_games(
         fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
     with out as stream:
         summary = run_filter(
-            sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note
+            sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note, runner_safe=output is None
         )
         stream.flush()  # the games before the summary, on a terminal too
-    for message in summary.unreadable:
+    for message in (*summary.unreadable, *summary.withheld):
         note(message)
     what = f"{summary.written} of {summary.games} games written"
     if repeats is not Repeats.KEEP:
         what += f"; {summary.duplicates} duplicate{'' if summary.duplicates == 1 else 's'}"
+    if summary.withheld:
+        what += f"; {len(summary.withheld)} held back"
     note(what)
-    raise typer.Exit(EXIT_FAILED if summary.unreadable else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if summary.unreadable or summary.withheld else EXIT_OK)
 
 
 @app.command(name="rules")

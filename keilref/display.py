@@ -10,14 +10,15 @@ cannot be written at all. Every message that quotes the input goes through
 A CI runner reads the output too: GitHub Actions runs any line that starts
 with ``::`` (after white space) as a workflow command, so a record named
 ``::stop-commands::x.keil`` could silence every later annotation. No name
-is shown starting with a colon.
+is shown starting with a colon, and :func:`runner_command_line` finds a line
+of record text a runner would run, for the commands that write record text.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["one_line", "shown_name"]
+__all__ = ["defused", "one_line", "runner_command_line", "shown_name"]
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -28,6 +29,10 @@ _NEEDS_ESCAPE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|\\\\[x
 """A name printed as it is would be unsafe, or could be read as an escape."""
 
 _LEADING_COLON = re.compile("^([\\s\ufeff]*):")
+
+_RUNNER_LINE = re.compile("(?:^|(?<=[\n\r]))((?:[^\\S\r\n]|\ufeff)*)::")
+"""A line a CI runner runs: GitHub's trims white space, then looks for ``::``.
+Its lines end at a carriage return too."""
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -65,3 +70,16 @@ def shown_name(name: str) -> str:
         return name
     return _LEADING_COLON.sub(lambda m: m.group(1) + "\\x3a", _NAME_UNSAFE.sub(_escape, name), count=1)
 
+
+def runner_command_line(text: str) -> int | None:
+    """Where ``text`` holds a line a CI runner would run as a workflow
+    command (its lines end at a carriage return too): the number of the line
+    that holds it, counted at line feeds as record positions are; else ``None``."""
+    m = _RUNNER_LINE.search(text)
+    return None if m is None else text.count("\n", 0, m.start()) + 1
+
+
+def defused(line: str) -> str:
+    """A line of display (a source excerpt) with the ``::`` a runner would
+    run at its start written ``\\x3a:``, as :func:`shown_name` writes it."""
+    return _RUNNER_LINE.sub(lambda m: m.group(1) + "\\x3a:", line, count=1)

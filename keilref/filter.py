@@ -11,6 +11,11 @@ whatever their tags and comments. Only a digest of that identity is kept per
 game; when a digest comes again, the first game with it is read back from
 its file and compared exactly, so a digest collision can never make two
 different games duplicates.
+
+A game is written verbatim or not at all: one with a line a CI runner would
+run as a workflow command (``::`` at its start) is held back from standard
+output, with a note, since changing a byte of it could change its verdict;
+``-o FILE`` writes it.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from keilref.check import STDIN, Batch, Source, checked_games, map_batches
-from keilref.display import shown_name
+from keilref.display import runner_command_line, shown_name
 from keilref.errors import ConfigError
 from keilref.parser import read_game, split_games
 from keilref.record import Record
@@ -160,6 +165,8 @@ class FilterSummary:
     duplicates: int = 0
     unreadable: list[str] = field(default_factory=list)
     """One message per file that could not be read."""
+    withheld: list[str] = field(default_factory=list)
+    """One message per game held back because a CI runner would run a line of it."""
 
 
 def _digest(text: str) -> bytes:
@@ -243,11 +250,16 @@ def filter_sources(
     jobs: int = 1,
     write: Callable[[bytes], None],
     note: Callable[[str], None],
+    runner_safe: bool = False,
 ) -> FilterSummary:
     """Write the matching games verbatim with ``write``; say where each duplicate
-    first appeared with ``note``. Standard input may be given once."""
+    first appeared with ``note``. Standard input may be given once.
+
+    ``runner_safe`` holds back each game with a line a CI runner would run
+    (for output that a CI log may show), listing it in the summary.
+    """
     with rereadable(sources) as readable:
-        return _filter(readable, criteria, repeats, jobs, write, note)
+        return _filter(readable, criteria, repeats, jobs, write, note, runner_safe)
 
 
 def _filter(
@@ -257,6 +269,7 @@ def _filter(
     jobs: int,
     write: Callable[[bytes], None],
     note: Callable[[str], None],
+    runner_safe: bool,
 ) -> FilterSummary:
     summary = FilterSummary()
     seen = _Seen(sources)
@@ -304,6 +317,15 @@ def _filter(
                     continue
             elif repeats is Repeats.DUPLICATES:
                 continue
+            if runner_safe:
+                at = runner_command_line(data.decode("utf-8", "surrogateescape"))
+                if at is not None:
+                    summary.withheld.append(
+                        f"{shown_name(f.verdict.file)}:{piece.piece.line + at - 1} (game {f.verdict.game}): "
+                        "not written to standard output: a CI runner would run this line as a workflow "
+                        "command ('::' at its start); write the games to a file with -o"
+                    )
+                    continue
             if _unclosed_comment(f.verdict):
                 deferred.append(data)
                 continue
@@ -329,12 +351,15 @@ def run_filter(
     jobs: int = 1,
     out: BinaryIO,
     note: Callable[[str], None],
+    runner_safe: bool = False,
 ) -> FilterSummary:
     """:func:`filter_sources` writing to a binary stream."""
     def write(data: bytes) -> None:
         out.write(data)
 
-    return filter_sources(sources, criteria, repeats=repeats, jobs=jobs, write=write, note=note)
+    return filter_sources(
+        sources, criteria, repeats=repeats, jobs=jobs, write=write, note=note, runner_safe=runner_safe
+    )
 
 
 __all__ = ["Criteria", "FilterSummary", "GameFacts", "Repeats", "facts_batch", "filter_sources", "identity", "run_filter"]
