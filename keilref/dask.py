@@ -31,6 +31,7 @@ from distributed import Client
 from distributed.comm.addressing import parse_address, parse_host_port
 
 from keilref.referee.batches import STDIN, PathError, Source, check_file, check_sources, expand_paths
+from keilref.escaping import shown_name
 from keilref.engine.rules import find_rules
 from keilref.referee.verdict import Verdict
 
@@ -58,7 +59,7 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
 
             files = [f for f in sorted(glob.glob(given, recursive=True)) if os.path.isfile(f)]
             if not files:
-                raise PathError(f"{given}: no file matches")
+                raise PathError(f"{shown_name(given)}: no file matches")
             return files
         paths = [given]
     else:

@@ -35,6 +35,7 @@ from keilref.referee.batches import (
 )
 from keilref.cli.terminal import ChoiceError, Interrupts, ascii_fallback, choose, excerpt
 from keilref.values import Color, format_number
+from keilref.escaping import runner_command_line, shown_name
 from keilref.errors import ConfigError, RecordError
 from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule, all_rules, find_rules
@@ -206,7 +207,7 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 def say_at(file: str, line: int, column: int, message: str) -> None:
     """``keilref: FILE:LINE:COLUMN: message`` on stderr, then the source line and a caret."""
-    typer.echo(f"keilref: {file}:{line}:{column}: {message}", err=True)
+    typer.echo(f"keilref: {shown_name(file)}:{line}:{column}: {message}", err=True)
     for text in excerpt(file, line, column):
         typer.echo(text, err=True)
 
@@ -350,7 +351,7 @@ def _write_page(page: HtmlReport, output: Path | None) -> None:
     try:
         page.write_file(output)
     except OSError as e:
-        fail(f"{output}: cannot write: {e.strerror or e}")
+        fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
 
 
 def _cluster(scheduler: str | None) -> types.ModuleType | None:
@@ -394,7 +395,7 @@ def progress_bar(sources: list[Source], *, streaming: bool = True) -> Iterator[C
 def _load(file: str, game: int) -> Record:
     """The ``game``-th record of ``file``, or a one-line error and exit."""
     if Path(file).is_dir():
-        fail(f"{file}: is a directory; give one record file")
+        fail(f"{shown_name(file)}: is a directory; give one record file")
     try:
         (source,) = expand_paths([file])
     except PathError as e:
@@ -406,13 +407,13 @@ def _load(file: str, game: int) -> Record:
             if isinstance(item, RecordError):
                 fail_at(file, item.line, item.column, f"game {game}: {item.message}", EXIT_FAILED)
             return item
-    fail(f"{file}: there is no game {game} (the file holds {count})")
+    fail(f"{shown_name(file)}: there is no game {game} (the file holds {count})")
 
 
 def _replay(file: str, record: Record, game: int, turn: int | None, rules: str | None) -> Replay:
     rules = _check_rules(rules)
     if turn is not None and turn > len(record.turns):
-        fail(f"{file}: game {game} has {len(record.turns)} turns; there is no turn {turn}")
+        fail(f"{shown_name(file)}: game {game} has {len(record.turns)} turns; there is no turn {turn}")
     try:
         rep = replay(record, rules=rules, stop=turn)
     except RecordError as e:
@@ -477,7 +478,7 @@ def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, 
         try:
             output.write_bytes(data)
         except OSError as e:
-            fail(f"{output}: cannot write: {e.strerror or e}")
+            fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
     _exit_for(rep)
 
 
@@ -485,7 +486,7 @@ def _header(file: str, game: int, rep: Replay, record: Record) -> str:
     s = rep.setup
     g = rep.game
     return (
-        f"{file} game {game}: rules {s.rules}, size {s.size}, komi {format_number(s.komi)}, "
+        f"{shown_name(file)} game {game}: rules {s.rules}, size {s.size}, komi {format_number(s.komi)}, "
         f"after turn {g.turn} of {len(record.turns)}"
     )
 
@@ -632,20 +633,45 @@ def fmt(
             continue
         if diff:
             if outcome.changed:
-                typer.echo(outcome.diff().encode("utf-8"), nl=False)  # bytes: CRLF lines stay CRLF
                 failed = True
+                text = outcome.diff()
+                if _held_back(outcome, text, "its diff", "see it with --check, or rewrite it with --in-place"):
+                    continue
+                typer.echo(text.encode("utf-8", "surrogateescape"), nl=False)  # bytes: CRLF lines stay CRLF
         elif check:
             if outcome.changed:
-                typer.echo(f"would reformat {source.name}")
+                typer.echo(f"would reformat {shown_name(source.name)}")
                 failed = True
         elif in_place:
             for note in outcome.notes:
                 typer.echo(f"keilref: note: {note}", err=True)
             if outcome.changed:
-                typer.echo(f"reformatted {source.name}", err=True)
+                typer.echo(f"reformatted {shown_name(source.name)}", err=True)
+        elif _held_back(outcome, outcome.text, "its canonical text", "rewrite it with --in-place"):
+            failed = True
         else:
             typer.echo(outcome.data, nl=False)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def _held_back(outcome: formatting.Formatted, text: str, what: str, instead: str) -> bool:
+    """Whether ``text``, made from a record, is kept from standard output (and
+    said why): a CI runner would run a line of it as a workflow command.
+
+    Record text is printed exactly or not at all: changing it could change its verdict.
+    """
+    if runner_command_line(text) is None:
+        return False
+    # The record's own line, which the user can find; the canonical text's when only it has one.
+    line = runner_command_line(outcome.original.decode("utf-8", "surrogateescape"))
+    if line is None:
+        line = runner_command_line(outcome.text) or 1
+    typer.echo(
+        f"keilref: {shown_name(outcome.name)}:{line}: {what} is not printed: a CI runner would run this line "
+        f"as a workflow command ('::' at its start); {instead}",
+        err=True,
+    )
+    return True
 
 
 @app.command()
@@ -710,7 +736,7 @@ def stats(
         try:
             write_plot(result, plot)
         except OSError as e:
-            fail(f"{plot}: cannot write the plot: {e.strerror or e}", EXIT_FAILED)
+            fail(f"{shown_name(str(plot))}: cannot write the plot: {e.strerror or e}", EXIT_FAILED)
     typer.echo(stats_report.to_text(result) if format == "text" else stats_report.to_json(result), nl=False)
 
 
@@ -791,19 +817,21 @@ def filter_games(
     try:
         out = open(output, "wb") if output is not None else contextlib.nullcontext(sys.stdout.buffer)
     except OSError as e:
-        fail(f"{output}: cannot write: {e.strerror or e}")
+        fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
     with out as stream:
         summary = run_filter(
-            sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note
+            sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note, runner_safe=output is None
         )
         stream.flush()  # the games before the summary, on a terminal too
-    for message in summary.unreadable:
+    for message in (*summary.unreadable, *summary.withheld):
         note(message)
     what = f"{summary.written} of {summary.games} games written"
     if repeats is not Repeats.KEEP:
         what += f"; {summary.duplicates} duplicate{'' if summary.duplicates == 1 else 's'}"
+    if summary.withheld:
+        what += f"; {len(summary.withheld)} held back"
     note(what)
-    raise typer.Exit(EXIT_FAILED if summary.unreadable else EXIT_OK)
+    raise typer.Exit(EXIT_FAILED if summary.unreadable or summary.withheld else EXIT_OK)
 
 
 @app.command(name="rules")

@@ -19,6 +19,8 @@ from types import FrameType, TracebackType
 from collections.abc import Sequence
 from typing import TextIO
 
+from keilref.escaping import defused
+
 __all__ = ["ChoiceError", "Interrupts", "ascii_fallback", "choose", "excerpt"]
 
 
@@ -164,8 +166,11 @@ def excerpt(path: str, line: int, column: int) -> list[str]:
         if start + WIDTH < len(text):
             piece = piece[:-3] + "..."
         text = piece
-    caret = " " * (column - 1 - start) + "^"
-    return [f"    {text}", f"    {caret}"]
+    at = column - 1 - start
+    shown = defused(text)
+    if shown != text and at > len(text) - len(text.lstrip(" ")):
+        at += len(shown) - len(text)  # the caret stays under its character, after the escaped colon
+    return [f"    {shown}", f"    {' ' * at}^"]
 
 
 class Interrupts:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from keilref.values import Reason
 from keilref.formats import text as report
+from keilref.escaping import one_line
 from keilref.referee.verdict import Status, Verdict
 
 
@@ -105,7 +106,8 @@ def message(v: Verdict) -> str:
     if v.status is Status.UNFINISHED:
         so_far = f"; score so far {v.score.result}" if v.score is not None else ""
         return f"{head}: the game did not end{so_far}"
-    return f"{head}: {report.verdict_message(v)}"
+    # It quotes the input, which may hold anything (a text given with lone surrogates too).
+    return one_line(f"{head}: {report.verdict_message(v)}")
 
 
 def finding(v: Verdict, *, strict: bool = False) -> Finding | None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from keilref.formats import text as report
 from keilref.formats.findings import Level, finding
-from keilref.formats.escape import one_line
+from keilref.escaping import shown_name
 from keilref.referee.verdict import Verdict
 
 ANNOTATION_LIMIT = 10
@@ -60,7 +60,7 @@ class GitHubWriter:
             return
         self._errors += 1
         self._rows.write(
-            f"| {_cell(one_line(v.file))} | {f.line}:{f.column} | {v.game} | {v.status.value} | {_cell(f.message)} |\n"
+            f"| {_cell(shown_name(v.file))} | {f.line}:{f.column} | {v.game} | {v.status.value} | {_cell(f.message)} |\n"
         )
         if self._errors < ANNOTATION_LIMIT:
             self._write(line + "\n")

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from keilref.formats.escape import one_line
+from keilref.escaping import shown_name
 from keilref.formats.findings import Finding, Level, finding
 from keilref.referee.verdict import Status, Verdict
 
@@ -33,7 +33,7 @@ def issue(f: Finding) -> dict[str, Any]:
         "check_name": f"keilref/{f.rule}",
         "fingerprint": f.fingerprint,
         "severity": severity(f),
-        "location": {"path": one_line(f.verdict.file), "lines": {"begin": f.line}},
+        "location": {"path": shown_name(f.verdict.file), "lines": {"begin": f.line}},
     }
 
 

@@ -31,6 +31,7 @@ from typing import IO, Any
 from keilref.formats import svg
 from keilref.referee.batches import STDIN
 from keilref.values import Color, format_number
+from keilref.escaping import one_line, shown_name
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
 from keilref.engine.game import Game, new_game
 from keilref.records.parser import read_game, split_games
@@ -65,7 +66,8 @@ class _Wanted:
 
 
 def _esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    # One line of text each: a carriage return in a tag would start a line a CI log could run.
+    return html.escape(one_line(str(text)), quote=True)
 
 
 def _message(v: Verdict) -> str:
@@ -133,7 +135,7 @@ class HtmlReport:
         )
         self._rows.write(
             f'<tr id="row-{row}" class="{"failing" if failing else "passing"}"><td>{link}</td>'
-            f'<td class="file">{_esc(v.file)}</td><td data-label="game">{v.game}</td>'
+            f'<td class="file">{_esc(shown_name(v.file))}</td><td data-label="game">{v.game}</td>'
             f"<td>{_esc(_players(v))}</td><td>{_status_cell(v.status)}</td>{result_cells}</tr>\n"
         )
 
@@ -251,7 +253,7 @@ class HtmlReport:
         v = want.verdict
         row = want.row
         parts = [
-            f'<section class="game" id="game-{row}">\n<h3>{row}. {_esc(v.file)} · game {v.game} '
+            f'<section class="game" id="game-{row}">\n<h3>{row}. {_esc(shown_name(v.file))} · game {v.game} '
             f"{_status_cell(v.status)}</h3>\n"
         ]
         who = _players(v)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import IO
 from xml.sax.saxutils import escape, quoteattr
 
-from keilref.formats.escape import one_line
+from keilref.escaping import one_line, shown_name
 from keilref.formats.text import text_line, warning_lines
 from keilref.referee.verdict import Status, Verdict
 
@@ -47,7 +47,7 @@ class JUnitWriter:
         self._failures += fails
         self._suite_failures += fails
         name = _xml_attr(f"game {v.game} (line {v.line})")
-        self._suite.append(f"    <testcase classname={_xml_attr(v.file)} name={name}>")
+        self._suite.append(f"    <testcase classname={_xml_attr(shown_name(v.file))} name={name}>")
         tags = [(key, value) for key, value in (("event", v.event), ("black", v.black), ("white", v.white)) if value]
         if tags:
             self._suite.append("      <properties>")
@@ -80,7 +80,7 @@ class JUnitWriter:
         if self._file is None:
             return
         self._body.write(
-            f"  <testsuite name={_xml_attr(self._file)} tests=\"{self._suite_tests}\" "
+            f"  <testsuite name={_xml_attr(shown_name(self._file))} tests=\"{self._suite_tests}\" "
             f"failures=\"{self._suite_failures}\">\n"
         )
         if self._suite_spool is not None:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from keilref.values import Color, Score, format_number
-from keilref.formats.escape import one_line
+from keilref.escaping import one_line, shown_name
 from keilref.referee.verdict import Status, Verdict
 
 FORMATS = ("text", "jsonl", "junit", "github", "sarif", "gitlab")
@@ -25,7 +25,7 @@ def text_line(v: Verdict) -> str:
     of a mismatch; the game's start for a game that passed.
     """
     line, column = v.location
-    return one_line(f"{v.file}:{line}:{column}: game {v.game}: {v.status.value}: {verdict_message(v)}")
+    return one_line(f"{shown_name(v.file)}:{line}:{column}: game {v.game}: {v.status.value}: {verdict_message(v)}")
 
 
 def verdict_message(v: Verdict) -> str:
@@ -61,14 +61,14 @@ def warning_lines(v: Verdict) -> list[str]:
     """One line per warning, at the tag it is about (the game's start for a missing one)."""
     places = v.warnings_at + ((v.line, 1),) * (len(v.warnings) - len(v.warnings_at))
     return [
-        one_line(f"{v.file}:{line}:{column}: game {v.game}: warning: {text}")
+        one_line(f"{shown_name(v.file)}:{line}:{column}: game {v.game}: warning: {text}")
         for text, (line, column) in zip(v.warnings, places)
     ]
 
 
 def json_line(v: Verdict) -> str:
     data = v.to_json()
-    data["file"] = one_line(v.file)  # a name that is not UTF-8 cannot be written as it is
+    data["file"] = shown_name(v.file)  # a name that is not UTF-8 cannot be written as it is
     # JSON escapes the C0 controls itself; these three would still end a line
     # for readers that split on every Unicode line break.
     text = json.dumps(data, ensure_ascii=False)
@@ -88,7 +88,7 @@ def github_line(v: Verdict, *, strict: bool = False) -> str | None:
         kind = "warning"
         line, col = v.warnings_at[0] if v.warnings_at else (v.line, 1)
         message = f"game {v.game}: warning: {'; '.join(v.warnings)}"
-    return f"::{level} file={_gh_prop(one_line(v.file))},line={line},col={col},title=keilref {kind}::{_gh_data(one_line(message))}"
+    return f"::{level} file={_gh_prop(shown_name(v.file))},line={line},col={col},title=keilref {kind}::{_gh_data(one_line(message))}"
 
 
 def _gh_data(text: str) -> str:

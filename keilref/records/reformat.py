@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from keilref.referee.batches import STDIN, Source
 from keilref.records.compression import compression_of
+from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.records.inplace import FileState, ReplaceError, replace_file
 from keilref.records.parser import iter_games
@@ -67,7 +68,7 @@ class Formatted:
         old = self.original.decode("utf-8").splitlines(keepends=True)
         new = self.text.splitlines(keepends=True)
         out = []
-        labels = (f"{self.name}\t(original)", f"{self.name}\t(formatted)")
+        labels = (f"{shown_name(self.name)}\t(original)", f"{shown_name(self.name)}\t(formatted)")
         for line in difflib.unified_diff(old, new, *labels, lineterm="\n"):
             out.append(line)
             if not line.endswith("\n"):
@@ -83,7 +84,7 @@ def format_source(source: Source, *, write: bool = False, force: bool = False) -
     """
     if write and compression_of(source.name) is not None:
         # Writing the plain text back under a compressed name would ruin the file.
-        raise FormatError(f"{source.name}: a compressed file is not rewritten in place (decompress it first)")
+        raise FormatError(f"{shown_name(source.name)}: a compressed file is not rewritten in place (decompress it first)")
     if write and source.name == STDIN:
         raise FormatError("standard input cannot be rewritten in place")
     original, state = _read(source)
@@ -91,7 +92,7 @@ def format_source(source: Source, *, write: bool = False, force: bool = False) -
     for item in iter_games(io.BytesIO(original), source.name):
         if isinstance(item, RecordError):
             raise FormatError(
-                f"{source.name}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
+                f"{shown_name(source.name)}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
             )
         records.append(item)
     text = _write(records, source.name)
@@ -122,7 +123,7 @@ def _read(source: Source) -> tuple[bytes, FileState | None]:
             if source.name != STDIN:  # standard input is not ours to close
                 stream.close()
     except OSError as e:
-        raise FormatError(f"{source.name}: cannot read: {e.strerror or e}") from None
+        raise FormatError(f"{shown_name(source.name)}: cannot read: {e.strerror or e}") from None
 
 
 def _write(records: list[Record], name: str) -> str:
@@ -132,7 +133,7 @@ def _write(records: list[Record], name: str) -> str:
     except ValueError as e:
         line = _refused_at(records)
         raise FormatError(
-            f"{name}:{line}:1: cannot be written in the canonical layout: {e} (file left as it is)"
+            f"{shown_name(name)}:{line}:1: cannot be written in the canonical layout: {e} (file left as it is)"
         ) from None
 
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, TypeVar
 
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
+from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.engine.rules import find_rules
 from keilref.records.parser import GameBytes, iter_games, read_game, split_games
@@ -115,14 +116,14 @@ def _expand_path(given: str, suffix: str, compressed: bool) -> list[Source]:
         endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
         found = _walk(given, endings)
         if not found:
-            raise PathError(f"{given}: directory holds no {suffix} records")
+            raise PathError(f"{shown_name(given)}: directory holds no {suffix} records")
         return found
     if exists:
         mode = os.stat(given).st_mode
         if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
-            raise PathError(f"{given}: not a regular file (a device or socket is never read)")
+            raise PathError(f"{shown_name(given)}: not a regular file (a device or socket is never read)")
         return [Source(given)]
-    raise PathError(f"{given}: no such file or directory")
+    raise PathError(f"{shown_name(given)}: no such file or directory")
 
 
 def _walk(top: str, endings: tuple[str, ...]) -> list[Source]:

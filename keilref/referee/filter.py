@@ -11,6 +11,11 @@ whatever their tags and comments. Only a digest of that identity is kept per
 game; when a digest comes again, the first game with it is read back from
 its file and compared exactly, so a digest collision can never make two
 different games duplicates.
+
+A game is written verbatim or not at all: one with a line a CI runner would
+run as a workflow command (``::`` at its start) is held back from standard
+output, with a note, since changing a byte of it could change its verdict;
+``-o FILE`` writes it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from keilref.referee.batches import STDIN, Batch, Source, checked_games, map_batches
+from keilref.escaping import runner_command_line, shown_name
 from keilref.errors import ConfigError
 from keilref.records.parser import read_game, split_games
 from keilref.records.record import Record
@@ -159,6 +165,8 @@ class FilterSummary:
     duplicates: int = 0
     unreadable: list[str] = field(default_factory=list)
     """One message per file that could not be read."""
+    withheld: list[str] = field(default_factory=list)
+    """One message per game held back because a CI runner would run a line of it."""
 
 
 def _digest(text: str) -> bytes:
@@ -189,7 +197,7 @@ class _Seen:
         return None
 
     def describe(self, place: Place) -> str:
-        return f"{self.sources[place.source].name}:{place.line} (game {place.game})"
+        return f"{shown_name(self.sources[place.source].name)}:{place.line} (game {place.game})"
 
     def _identity_at(self, place: Place) -> str | None:
         source = self.sources[place.source]
@@ -242,11 +250,16 @@ def filter_sources(
     jobs: int = 1,
     write: Callable[[bytes], None],
     note: Callable[[str], None],
+    runner_safe: bool = False,
 ) -> FilterSummary:
     """Write the matching games verbatim with ``write``; say where each duplicate
-    first appeared with ``note``. Standard input may be given once."""
+    first appeared with ``note``. Standard input may be given once.
+
+    ``runner_safe`` holds back each game with a line a CI runner would run
+    (for output that a CI log may show), listing it in the summary.
+    """
     with rereadable(sources) as readable:
-        return _filter(readable, criteria, repeats, jobs, write, note)
+        return _filter(readable, criteria, repeats, jobs, write, note, runner_safe)
 
 
 def _filter(
@@ -256,6 +269,7 @@ def _filter(
     jobs: int,
     write: Callable[[bytes], None],
     note: Callable[[str], None],
+    runner_safe: bool,
 ) -> FilterSummary:
     summary = FilterSummary()
     seen = _Seen(sources)
@@ -282,7 +296,7 @@ def _filter(
         for f in facts:
             if f.piece < 0:
                 assert f.verdict.error is not None
-                summary.unreadable.append(f"{f.verdict.file}: {f.verdict.error.message}")
+                summary.unreadable.append(f"{shown_name(f.verdict.file)}: {f.verdict.error.message}")
                 continue
             summary.games += 1
             if not criteria.matches(f):
@@ -291,7 +305,7 @@ def _filter(
             data = piece.data
             if piece.piece.empty:
                 # "no game in file": blank space and comments, which would join the game before them.
-                note(f"{f.verdict.file}: no game in file: nothing to write")
+                note(f"{shown_name(f.verdict.file)}: no game in file: nothing to write")
                 continue
             if repeats is not Repeats.KEEP and f.identity is not None:
                 place = Place(source_index, starts[f.piece], len(data), f.verdict.line, f.verdict.game)
@@ -303,6 +317,15 @@ def _filter(
                     continue
             elif repeats is Repeats.DUPLICATES:
                 continue
+            if runner_safe:
+                at = runner_command_line(data.decode("utf-8", "surrogateescape"))
+                if at is not None:
+                    summary.withheld.append(
+                        f"{shown_name(f.verdict.file)}:{piece.piece.line + at - 1} (game {f.verdict.game}): "
+                        "not written to standard output: a CI runner would run this line as a workflow "
+                        "command ('::' at its start); write the games to a file with -o"
+                    )
+                    continue
             if _unclosed_comment(f.verdict):
                 deferred.append(data)
                 continue
@@ -328,12 +351,15 @@ def run_filter(
     jobs: int = 1,
     out: BinaryIO,
     note: Callable[[str], None],
+    runner_safe: bool = False,
 ) -> FilterSummary:
     """:func:`filter_sources` writing to a binary stream."""
     def write(data: bytes) -> None:
         out.write(data)
 
-    return filter_sources(sources, criteria, repeats=repeats, jobs=jobs, write=write, note=note)
+    return filter_sources(
+        sources, criteria, repeats=repeats, jobs=jobs, write=write, note=note, runner_safe=runner_safe
+    )
 
 
 __all__ = ["Criteria", "FilterSummary", "GameFacts", "Repeats", "facts_batch", "filter_sources", "identity", "run_filter"]

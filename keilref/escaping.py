@@ -1,0 +1,85 @@
+"""Text that quotes the input, made safe for one-line output.
+
+A record or a file name may hold anything: a carriage return or an escape
+sequence would break a line of output in two or drive the terminal, and a
+file name that is not UTF-8 (Python keeps its bytes as lone surrogates)
+cannot be written at all. Every message that quotes the input goes through
+:func:`one_line` before it is written, and every file name through
+:func:`shown_name`, in every format.
+
+A CI runner reads the output too: GitHub Actions runs any line that starts
+with ``::`` (after white space) as a workflow command, so a record named
+``::stop-commands::x.keil`` could silence every later annotation. No name
+is shown starting with a colon, and :func:`runner_command_line` finds a line
+of record text a runner would run, for the commands that write record text.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["defused", "one_line", "runner_command_line", "shown_name"]
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+_NAME_UNSAFE = re.compile("[\\\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+"""What an escaped name writes as an escape: the unsafe characters, and the backslash."""
+
+_NEEDS_ESCAPE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|\\\\[xu]|^[\\s\ufeff]*:")
+"""A name printed as it is would be unsafe, or could be read as an escape."""
+
+_LEADING_COLON = re.compile("^([\\s\ufeff]*):")
+
+_RUNNER_LINE = re.compile("(?:^|(?<=[\n\r]))((?:[^\\S\r\n]|\ufeff)*)::")
+"""A line a CI runner runs: GitHub's trims white space, then looks for ``::``.
+Its lines end at a carriage return too."""
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group(0)
+    code = ord(c)
+    if c == "\\":
+        return "\\\\"
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"  # a byte of a non-UTF-8 name
+    if code < 0x80:
+        return f"\\x{code:02x}"
+    # Not \xNN, which stands for an undecodable byte: U+0085 and the byte 0x85 differ.
+    return f"\\u{code:04x}"
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters, line separators and undecodable
+    bytes written as ``\\xNN`` / ``\\uNNNN`` escapes: always one printable line."""
+    return _UNSAFE.sub(_escape, text)
+
+
+def shown_name(name: str) -> str:
+    """A file name as every format prints it: one line, never starting with a colon.
+
+    A name that is safe as it is prints as it is. Any other has its control
+    characters, line separators and undecodable bytes escaped (``\\x0d``,
+    ``\\u0085``, and ``\\xe9`` for a byte that is not UTF-8), its backslashes
+    doubled, and a colon at its start (after any white space) written
+    ``\\x3a``: so two names never print the same, and a line that starts with
+    a name and a colon (``::1:1: game 1``) never starts with ``::``.
+    A name holding ``\\x`` or ``\\u`` is escaped too, so that it cannot be
+    taken for an escaped one.
+    """
+    if _NEEDS_ESCAPE.search(name) is None:
+        return name
+    return _LEADING_COLON.sub(lambda m: m.group(1) + "\\x3a", _NAME_UNSAFE.sub(_escape, name), count=1)
+
+
+def runner_command_line(text: str) -> int | None:
+    """Where ``text`` holds a line a CI runner would run as a workflow
+    command (its lines end at a carriage return too): the number of the line
+    that holds it, counted at line feeds as record positions are; else ``None``."""
+    m = _RUNNER_LINE.search(text)
+    return None if m is None else text.count("\n", 0, m.start()) + 1
+
+
+def defused(line: str) -> str:
+    """A line of display (a source excerpt) with the ``::`` a runner would
+    run at its start written ``\\x3a:``, as :func:`shown_name` writes it."""
+    return _RUNNER_LINE.sub(lambda m: m.group(1) + "\\x3a:", line, count=1)
