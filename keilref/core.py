@@ -98,7 +98,10 @@ class Result:
 
     @classmethod
     def parse(cls, text: str) -> Result:
-        """Read a result token; raise ``ValueError`` naming it when it is not one."""
+        """Read a result token; raise ``ValueError`` naming it when it is not one
+        (``TypeError`` when ``text`` is not a ``str``)."""
+        if not isinstance(text, str):
+            raise TypeError(f"a result token must be a str such as 'B+3' or 'Draw', not {type(text).__name__}")
         return _parse_result(text)
 
     @classmethod

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from keilref.core import Reason, Result, format_number
-from keilref.errors import IllegalMoveError
+from keilref.errors import IllegalMoveError, wrong_type
 from keilref.game import Game
 from keilref.record import Record, Tag, Turn
-from keilref.rules import ButtonRule
+from keilref.rules import ButtonRule, find_rules
 from keilref.writer import canonical_tags
 
 __all__ = ["game_record", "replay_record"]
@@ -33,10 +33,15 @@ def replay_record(record: Record, turn: int | None = None, *, rules: str | None 
     with line and column), :class:`~keilref.IllegalMoveError` (with the
     turn's number and the reason) when one of those turns is illegal, and
     ``ValueError`` for a ``turn`` outside ``0..len(record.turns)``. A Yugo
-    ``Removed`` agreement is applied when all turns are replayed.
+    ``Removed`` agreement is applied when all turns are replayed. A ``turn``
+    that is not an ``int`` or a ``rules`` that is not a ``str`` raises ``TypeError``.
     """
     from keilref.verdict import replay
 
+    if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
+        raise wrong_type("the turn to replay to", turn, "an int or None")
+    if rules is not None:
+        find_rules(rules)
     total = len(record.turns)
     if turn is not None and not 0 <= turn <= total:
         raise ValueError(f"turn {turn} is out of range: the record has {total} turns (0..{total})")
@@ -49,6 +54,12 @@ def replay_record(record: Record, turn: int | None = None, *, rules: str | None 
 
 def game_record(game: Game, tags: Mapping[str, str] | None = None, *, result: str | None = None) -> Record:
     """``game`` as a record (see :meth:`Game.to_record <keilref.Game.to_record>`)."""
+    if tags is not None and not (
+        isinstance(tags, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items())
+    ):
+        raise wrong_type("the tags of a record", tags, "a mapping of tag names to values, all str")
+    if result is not None and not isinstance(result, str):
+        raise wrong_type("a record's result", result, "a result token (str) such as 'B+3', or None")
     settings = _setting_tags(game)
     given = dict(tags or {})
     for name, value in settings:
