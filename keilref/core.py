@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import numbers
 import re
 from dataclasses import dataclass
 
@@ -106,7 +107,15 @@ class Result:
 
     @classmethod
     def from_scores(cls, black: float, white: float) -> Result:
-        """The result of a counted game: the winner by the difference, or a draw."""
+        """The result of a counted game: the winner by the difference, or a draw.
+
+        Raises ``TypeError`` for a score that is not a number, ``ValueError`` for a NaN.
+        """
+        for score in (black, white):
+            if isinstance(score, bool) or not isinstance(score, numbers.Real):
+                raise TypeError(f"a score must be a number (int, float, Fraction), not {type(score).__name__}")
+            if score != score:
+                raise ValueError("a score cannot be NaN")
         if black == white:
             return cls(ResultKind.DRAW)
         winner = Color.BLACK if black > white else Color.WHITE

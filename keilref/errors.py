@@ -117,7 +117,8 @@ class RecordError(KeilrefError, ValueError):
         where = f"{self.filename}:" if self.filename else ""
         text = f"{where}{self.line}:{self.column}: {self.message}"
         if self.source_line is not None:
-            caret = " " * max(self.column - 1, 0) + "^"
+            # Never past the line's end: a column made by hand may be anything.
+            caret = " " * min(max(self.column - 1, 0), len(self.source_line)) + "^"
             text += f"\n    {self.source_line}\n    {caret}"
         return text
 
