@@ -3,6 +3,12 @@
 Data flows one way: text -> :mod:`~keilref.records.record` (via
 :mod:`~keilref.records.parser`) -> replay in a :class:`Game` -> :mod:`~keilref.referee.verdict`
 -> rendering (:mod:`~keilref.formats.text`, :mod:`~keilref.cli`).
+
+Every public name raises only the errors its docstring states, each with a
+message that says what was wrong: ``TypeError`` for an argument of the wrong
+type (naming the types accepted), ``ValueError`` or one of the errors of
+:mod:`~keilref.errors` for a bad value, ``OSError`` for a path that is not
+read. ``tests/test_api_contract.py`` holds the table of them.
 """
 
 from keilref.values import Color, Reason, Result, ResultKind, Score, ScoreRow

@@ -31,7 +31,9 @@ from distributed import Client
 from distributed.comm.addressing import parse_address, parse_host_port
 
 from keilref.referee.batches import STDIN, PathError, Source, check_file, check_sources, expand_paths
+from keilref.errors import wrong_type
 from keilref.escaping import shown_name
+from keilref.files import bad_name as _bad_name
 from keilref.engine.rules import find_rules
 from keilref.referee.verdict import Verdict
 
@@ -50,10 +52,12 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
 
     A string with ``*``, ``?`` or ``[`` is a glob pattern (``**`` reaches into
     subdirectories); other paths are files, or directories searched for
-    ``*.keil``. Raises :class:`~keilref.referee.batches.PathError` when nothing is found.
+    ``*.keil``. Raises :class:`~keilref.referee.batches.PathError` when nothing is found,
+    or for a path that cannot be a file's name, and ``TypeError`` unless
+    given a path (``str`` or :class:`os.PathLike`) or an iterable of them.
     """
     if isinstance(paths_or_glob, (str, os.PathLike)):
-        given = os.fspath(paths_or_glob)
+        given = _path(paths_or_glob)
         if _GLOB_CHARACTERS & set(given):
             import glob
 
@@ -62,11 +66,27 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
                 raise PathError(f"{shown_name(given)}: no file matches")
             return files
         paths = [given]
+    elif isinstance(paths_or_glob, Iterable) and not isinstance(paths_or_glob, (bytes, bytearray)):
+        paths = [_path(p) for p in paths_or_glob]
     else:
-        paths = [os.fspath(p) for p in paths_or_glob]
+        raise wrong_type("the files to check", paths_or_glob, _PATHS)
+    for name in paths:
+        bad = _bad_name(name)
+        if bad is not None:
+            raise PathError(f"{name!r}: {bad}")
     if STDIN in paths:
         raise PathError("standard input cannot be read by a cluster's workers; give files")
     return [s.name for s in expand_paths(paths)]
+
+
+_PATHS = "a path (str or os.PathLike), a glob pattern (str) or an iterable of paths"
+
+
+def _path(given: object) -> str:
+    name = os.fspath(given) if isinstance(given, (str, os.PathLike)) else given
+    if not isinstance(name, str):
+        raise wrong_type("each file to check", given, _PATHS)
+    return name
 
 
 def check_located(item: tuple[str, str], rules: str | None = None) -> list[Verdict]:
@@ -92,7 +112,17 @@ def check_bag(
     whole by one task, so a bag's element order is a local run's order.
     ``npartitions`` is passed to :func:`dask.bag.from_sequence` (by default
     one file per partition up to 100 files, then 100 partitions).
+
+    Raises :class:`~keilref.referee.batches.PathError` when a path names nothing to
+    check (as :func:`find_files` does), :class:`~keilref.ConfigError` for
+    unknown ``rules``, ``ValueError`` for an ``npartitions`` below 1 and
+    ``TypeError`` for an argument of the wrong type. A file that cannot be
+    read gets an ``error`` verdict, as in :func:`~keilref.check_file`.
     """
+    if npartitions is not None and (not isinstance(npartitions, int) or isinstance(npartitions, bool)):
+        raise wrong_type("npartitions", npartitions, "an int or None")
+    if npartitions is not None and npartitions < 1:
+        raise ValueError(f"npartitions must be at least 1, not {npartitions}")
     if rules is not None:
         find_rules(rules)
     items = [(os.path.abspath(name), name) for name in find_files(paths_or_glob)]

@@ -7,10 +7,22 @@ cannot be read raises a :class:`RecordError` carrying its position.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from keilref.values import Reason
 
-if TYPE_CHECKING:
-    from keilref.values import Reason
+
+def wrong_type(what: str, value: object, accepted: str) -> TypeError:
+    """The error for an argument of the wrong type: it says what is accepted, and what came."""
+    return TypeError(f"{what} must be {accepted}, not {type(value).__name__}")
+
+
+def _check_int(what: str, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise wrong_type(what, value, "an int")
+
+
+def not_a_turn(move: object) -> TypeError:
+    """The error for a turn given as something other than its token."""
+    return wrong_type("a turn", move, "a str such as 'g7', 'pass' or 'button'")
 
 
 class KeilrefError(Exception):
@@ -26,7 +38,12 @@ class InvalidMoveError(KeilrefError, ValueError):
 
 
 class IllegalMoveError(KeilrefError, ValueError):
-    """A well-formed turn that the rules forbid in the current position."""
+    """A well-formed turn that the rules forbid in the current position.
+
+    ``IllegalMoveError(move, reason, turn, repeats_turn=None)`` raises
+    ``TypeError`` unless ``move`` is a ``str``, ``reason`` a
+    :class:`~keilref.Reason` and the turns ``int``.
+    """
 
     def __init__(
         self,
@@ -35,6 +52,13 @@ class IllegalMoveError(KeilrefError, ValueError):
         turn: int,
         repeats_turn: int | None = None,
     ) -> None:
+        if not isinstance(move, str):
+            raise wrong_type("an illegal move", move, "a str")
+        if not isinstance(reason, Reason):
+            raise wrong_type("the reason of an illegal move", reason, "a keilref.Reason")
+        _check_int("the turn of an illegal move", turn)
+        if repeats_turn is not None:
+            _check_int("the turn an illegal move repeats", repeats_turn)
         self.move = move
         self.reason = reason
         self.turn = turn
@@ -55,6 +79,9 @@ class RecordError(KeilrefError, ValueError):
 
     ``line`` and ``column`` are 1-based and count from the start of the file.
     ``source_line`` is the offending line, for the caret display.
+    ``RecordError(message, line, column, source_line=None, filename=None)``
+    raises ``TypeError`` unless the message is a ``str``, the place ``int``
+    and the others ``str`` or ``None``.
     """
 
     def __init__(
@@ -65,6 +92,13 @@ class RecordError(KeilrefError, ValueError):
         source_line: str | None = None,
         filename: str | None = None,
     ) -> None:
+        if not isinstance(message, str):
+            raise wrong_type("a record error's message", message, "a str")
+        _check_int("a record error's line", line)
+        _check_int("a record error's column", column)
+        for what, value in (("source line", source_line), ("file name", filename)):
+            if value is not None and not isinstance(value, str):
+                raise wrong_type(f"a record error's {what}", value, "a str or None")
         self.message = message
         self.line = line
         self.column = column
@@ -83,7 +117,8 @@ class RecordError(KeilrefError, ValueError):
         where = f"{self.filename}:" if self.filename else ""
         text = f"{where}{self.line}:{self.column}: {self.message}"
         if self.source_line is not None:
-            caret = " " * max(self.column - 1, 0) + "^"
+            # Never past the line's end: a column made by hand may be anything.
+            caret = " " * min(max(self.column - 1, 0), len(self.source_line)) + "^"
             text += f"\n    {self.source_line}\n    {caret}"
         return text
 

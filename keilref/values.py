@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import numbers
 import re
 from dataclasses import dataclass
 
@@ -98,12 +99,23 @@ class Result:
 
     @classmethod
     def parse(cls, text: str) -> Result:
-        """Read a result token; raise ``ValueError`` naming it when it is not one."""
+        """Read a result token; raise ``ValueError`` naming it when it is not one
+        (``TypeError`` when ``text`` is not a ``str``)."""
+        if not isinstance(text, str):
+            raise TypeError(f"a result token must be a str such as 'B+3' or 'Draw', not {type(text).__name__}")
         return _parse_result(text)
 
     @classmethod
     def from_scores(cls, black: float, white: float) -> Result:
-        """The result of a counted game: the winner by the difference, or a draw."""
+        """The result of a counted game: the winner by the difference, or a draw.
+
+        Raises ``TypeError`` for a score that is not a number, ``ValueError`` for a NaN.
+        """
+        for score in (black, white):
+            if isinstance(score, bool) or not isinstance(score, numbers.Real):
+                raise TypeError(f"a score must be a number (int, float, Fraction), not {type(score).__name__}")
+            if score != score:
+                raise ValueError("a score cannot be NaN")
         if black == white:
             return cls(ResultKind.DRAW)
         winner = Color.BLACK if black > white else Color.WHITE

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from keilref.values import Color, Reason, Score, ScoreRow
 from keilref.engine.diagram import ASCII, UNICODE, parse_hex, render_hex
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, not_a_turn
 from keilref.engine.game import BoardGame, Group, Territory
 from keilref.engine.geometry import HexGeometry, hex_geometry
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules, register
@@ -362,6 +362,8 @@ class DehilGame(BoardGame):
     # --- deciding a turn ----------------------------------------------------------
     def _decode(self, move: str) -> int:
         """The code of ``move``; :class:`InvalidMoveError` if it is not a Dehil turn."""
+        if not isinstance(move, str):
+            raise not_a_turn(move)
         code = self._tables.codes.get(move)
         if code is not None:
             return code

@@ -55,12 +55,15 @@ class Game:
     * ``button``: whether the button is in play (``None``: the rule set's
       default; only ``keil-2019`` allows ``False``).
 
-    A bad setting raises :class:`~keilref.ConfigError`.
+    A bad setting raises :class:`~keilref.ConfigError`, and a setting of
+    the wrong type (``size="7"``, ``button="yes"``) a ``TypeError`` naming
+    the types accepted.
 
     Turns are given in record notation: a point such as ``"g7"``, ``"pass"``
     or ``"button"``. :meth:`play` raises :class:`~keilref.InvalidMoveError`
-    for a token that is not a move and :class:`~keilref.IllegalMoveError`
-    (with its ``reason``) for one the rules forbid; the game is unchanged then.
+    for a token that is not a move, :class:`~keilref.IllegalMoveError`
+    (with its ``reason``) for one the rules forbid and ``TypeError`` for a
+    turn that is not a ``str``; the game is unchanged then.
     :meth:`pop` takes the last turn back, :meth:`to_record` writes the game
     as a record.
     """

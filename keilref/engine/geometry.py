@@ -12,7 +12,7 @@ import string
 from dataclasses import dataclass
 from typing import Protocol
 
-from keilref.errors import InvalidMoveError
+from keilref.errors import InvalidMoveError, wrong_type
 
 class Geometry(Protocol):
     """What every board geometry offers the engines and diagrams."""
@@ -62,7 +62,9 @@ class HexGeometry:
         """Index of ``name``; ``InvalidMoveError`` if malformed, ``KeyError`` if off the board."""
         try:
             return self.index[name]
-        except KeyError:
+        except (KeyError, TypeError):
+            if not isinstance(name, str):
+                raise wrong_type("a point", name, "a str such as g7") from None
             if POINT_RE.match(name) is None:
                 raise InvalidMoveError(f"{name!r} is not a point (expected a letter and a row number, such as g7)") from None
             raise
@@ -153,7 +155,9 @@ class SquareGeometry:
         """Index of ``name``; ``InvalidMoveError`` if malformed, ``KeyError`` if off the board."""
         try:
             return self.index[name]
-        except KeyError:
+        except (KeyError, TypeError):
+            if not isinstance(name, str):
+                raise wrong_type("a point", name, "a str such as g7") from None
             if POINT_RE.match(name) is None:
                 raise InvalidMoveError(f"{name!r} is not a point (expected a letter and a row number, such as d4)") from None
             raise

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from keilref.values import Color, Reason, Score, ScoreRow
 from keilref.engine.diagram import ASCII, UNICODE, parse_hex, render_hex
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, not_a_turn
 from keilref.engine.game import BoardGame
 from keilref.engine.geometry import HexGeometry, hex_geometry
 from keilref.engine.kernel import advance, place, take_back, territories
@@ -149,6 +149,8 @@ class KeilGame(BoardGame):
     # whole run at a time, so the rules of a turn live in one place; what
     # follows here only says why a turn the kernel refused is not played.
     def play(self, move: str) -> None:
+        if not isinstance(move, str):
+            raise not_a_turn(move)
         if not self._advance((move,)):
             raise self._refusal(move)
 

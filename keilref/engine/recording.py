@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 
 from keilref.engine.game import Game, new_game
 from keilref.engine.rules import ButtonRule, RuleSet
-from keilref.errors import IllegalMoveError, InvalidMoveError
+from keilref.errors import IllegalMoveError, InvalidMoveError, wrong_type
 from keilref.records.record import Record, Tag, Turn
 from keilref.records.writer import canonical_tags
 from keilref.values import Result, format_number
@@ -66,6 +66,12 @@ def played_record(
 
 def game_record(game: Game, tags: Mapping[str, str] | None = None, *, result: str | None = None) -> Record:
     """``game`` as a record (see :meth:`Game.to_record <keilref.Game.to_record>`)."""
+    if tags is not None and not (
+        isinstance(tags, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in tags.items())
+    ):
+        raise wrong_type("the tags of a record", tags, "a mapping of tag names to values, all str")
+    if result is not None and not isinstance(result, str):
+        raise wrong_type("a record's result", result, "a result token (str) such as 'B+3', or None")
     removed: frozenset[str] = getattr(game, "removed", frozenset())
     # Any point of a group names it; every removed point is listed, in board order.
     order = {p: i for i, p in enumerate(game.points())}

@@ -10,12 +10,14 @@ from __future__ import annotations
 import enum
 import functools
 import math
+import numbers
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
-from keilref.errors import ConfigError
+from keilref.errors import ConfigError, wrong_type
 
 if TYPE_CHECKING:
     from keilref.engine.game import Game
@@ -56,7 +58,10 @@ class RuleSet:
     """Whether a record may end with a ``Removed`` agreement (Yugo)."""
 
     def check_size(self, size: int) -> int:
-        """Return ``size`` if these rules allow it; a :class:`ConfigError` otherwise."""
+        """Return ``size`` if these rules allow it; a :class:`ConfigError` otherwise
+        (``TypeError`` for a ``size`` that is not an ``int``)."""
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise wrong_type("size", size, "a whole number (int), such as 7")
         if not self.min_size <= size <= self.max_size:
             raise ConfigError(
                 f"size {size} is out of range for rules {self.name!r} "
@@ -66,18 +71,32 @@ class RuleSet:
 
     def parse_size(self, text: str) -> int:
         """A size from record text, checked as :meth:`check_size` does."""
+        if not isinstance(text, str):
+            raise wrong_type("a size's record text", text, "a str")
         if not (text.isascii() and text.isdigit()):
             raise ConfigError(f"size {text!r} is not a whole number")
         if len(text) > 3:  # before int(): a thousand digits must not cost a traceback
             raise ConfigError(f"size {text} is out of range for rules {self.name!r} ({self.min_size}..{self.max_size})")
         return self.check_size(int(text))
 
-    def check_komi(self, komi: float | int | str | Fraction) -> float:
-        """Validate a komi, from a number or record text; return it as a float."""
+    def check_komi(self, komi: float | int | str | Fraction | Decimal) -> float:
+        """Validate a komi, from a number or record text; return it as a float.
+
+        Raises :class:`ConfigError` for a komi these rules do not allow, and
+        ``TypeError`` for one that is neither a number nor a ``str``.
+        """
+        if isinstance(komi, bool) or not isinstance(komi, (str, numbers.Rational, float, Decimal)):
+            raise wrong_type("komi", komi, "a number (int, float, Fraction, Decimal) or its record text (str), such as 6.5")
         return _checked_komi(komi, self.half_komi, self.name)
 
     def check_button(self, button: bool | None) -> bool:
-        """Resolve the button setting: ``None`` means the default."""
+        """Resolve the button setting: ``None`` means the default.
+
+        Raises :class:`ConfigError` for a setting these rules do not allow,
+        and ``TypeError`` for one that is not a ``bool`` or ``None``.
+        """
+        if button is not None and not isinstance(button, bool):
+            raise wrong_type("button", button, "True, False or None")
         if self.button is ButtonRule.ABSENT:
             if button is not None:
                 raise ConfigError(f"rules {self.name!r} have no button")
@@ -96,7 +115,7 @@ _R = TypeVar("_R", bound=RuleSet)
 
 
 @functools.lru_cache(maxsize=1024, typed=True)
-def _checked_komi(komi: float | int | str | Fraction, half_komi: bool, name: str) -> float:
+def _checked_komi(komi: float | int | str | Fraction | Decimal, half_komi: bool, name: str) -> float:
     """:meth:`RuleSet.check_komi`, remembered: an archive states the same few
     komi in every game, and reading one takes a regular expression and an
     exact fraction. A komi that is refused raises, and is not remembered."""
@@ -104,7 +123,7 @@ def _checked_komi(komi: float | int | str | Fraction, half_komi: bool, name: str
         if KOMI_RE.fullmatch(komi) is None:
             raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
         value = Fraction(komi)
-    elif isinstance(komi, float) and not math.isfinite(komi):
+    elif (isinstance(komi, float) and not math.isfinite(komi)) or (isinstance(komi, Decimal) and not komi.is_finite()):
         raise ConfigError(f"komi {komi!r} is not a number such as 6, -3 or 6.5")
     else:
         value = Fraction(komi)
@@ -117,7 +136,19 @@ def _checked_komi(komi: float | int | str | Fraction, half_komi: bool, name: str
 
 
 def register(rules: _R) -> _R:
-    """Make a rule set known by its name. Returns it, for use as a constant."""
+    """Make a rule set known by its name. Returns it, for use as a constant.
+
+    Raises ``ValueError`` for a name already registered, and ``TypeError``
+    for something that is not a :class:`RuleSet` naming a ``Game`` class.
+    """
+    from keilref.engine.game import Game
+
+    if not isinstance(rules, RuleSet):
+        raise wrong_type("register's rule set", rules, "a keilref.RuleSet")
+    if not isinstance(rules.name, str):
+        raise wrong_type("a rule set's name", rules.name, "a str")
+    if not (isinstance(rules.game_class, type) and issubclass(rules.game_class, Game)):
+        raise wrong_type("a rule set's game_class", rules.game_class, "a subclass of keilref.Game")
     if rules.name in _REGISTRY:
         raise ValueError(f"rules {rules.name!r} are already registered")
     _REGISTRY[rules.name] = rules
@@ -125,7 +156,10 @@ def register(rules: _R) -> _R:
 
 
 def find_rules(name: str) -> RuleSet:
-    """The rule set called ``name``; a :class:`ConfigError` naming it otherwise."""
+    """The rule set called ``name``; a :class:`ConfigError` naming it otherwise
+    (``TypeError`` for a ``name`` that is not a ``str``)."""
+    if not isinstance(name, str):
+        raise wrong_type("rules", name, "the name of a rule set (str), such as 'keil'")
     try:
         return _REGISTRY[name]
     except KeyError:

@@ -57,7 +57,7 @@ from typing import Self
 
 from keilref.values import Color, Reason, Score, ScoreRow
 from keilref.engine.diagram import SQUARE_ASCII, SQUARE_UNICODE, parse_square, render_square
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, not_a_turn
 from keilref.engine.game import BoardGame
 from keilref.engine.geometry import SquareGeometry, square_geometry
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules, register
@@ -196,6 +196,8 @@ class YugoGame(BoardGame):
 
     # --- playing ---------------------------------------------------------
     def play(self, move: str) -> None:
+        if not isinstance(move, str):
+            raise not_a_turn(move)
         code = self._codes.get(move)
         if code is None:
             code = self._decode(move)
@@ -389,6 +391,8 @@ class YugoGame(BoardGame):
         self._moves.append(move)
 
     def check(self, move: str) -> IllegalMoveError | None:
+        if not isinstance(move, str):
+            raise not_a_turn(move)
         code = self._codes.get(move)
         if code is None:
             try:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from keilref.values import Color
-from keilref.errors import KeilrefError
+from keilref.errors import KeilrefError, wrong_type
 from keilref.engine.game import Game, new_game
 from keilref.engine.geometry import HexGeometry, SquareGeometry
 from keilref.engine.rules import ButtonRule
@@ -303,7 +303,22 @@ def board(
     the position before it) and says why in the caption; ``caption`` writes
     the last turn, the button and the player to move under the board, and
     ``notes`` adds lines of its own there.
+
+    Raises ``TypeError`` for an argument of the wrong type (a ``game`` that
+    is not a :class:`~keilref.Game`, ``notes`` that are not a sequence of
+    ``str``...) and ``ValueError`` for a ``size`` below 1.
     """
+    if not isinstance(game, Game):
+        raise wrong_type("the game to draw", game, "a keilref.Game")
+    if size is not None:
+        if not isinstance(size, int) or isinstance(size, bool):
+            raise wrong_type("the picture's size", size, "a width in pixels (int) or None")
+        if size < 1:
+            raise ValueError(f"the picture's size must be at least 1 pixel, not {size}")
+    if illegal is not None and not isinstance(illegal, IllegalTurn):
+        raise wrong_type("the illegal turn to mark", illegal, "a keilref.IllegalTurn or None")
+    if isinstance(notes, str) or not isinstance(notes, Sequence) or not all(isinstance(n, str) for n in notes):
+        raise wrong_type("the notes", notes, "a sequence of str (one per line)")
     geo = _hex_or_square(game)
     lay = layout_for(game)
     x0, y0, width, height = lay.box

@@ -19,13 +19,19 @@ from collections.abc import Generator, Iterator
 from typing import IO, BinaryIO, cast
 
 from keilref.errors import RecordError
+from keilref.files import open_regular
 from keilref.records.parser import iter_games
 from keilref.records.record import Record
 
 __all__ = ["RecordSource", "read_game", "read_games"]
 
-RecordSource = str | os.PathLike[str] | bytes | bytearray | IO[bytes] | IO[str]
+RecordSource = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes] | IO[str]
 """What :func:`read_games` reads: a path, record bytes, a binary or text stream, or record text."""
+
+_ACCEPTED = (
+    "a path (str or os.PathLike), record text (str), bytes, bytearray, memoryview, "
+    "or a binary or text stream (an open file, io.BytesIO, io.StringIO)"
+)
 
 _TEXT_CHUNK = 1 << 18
 """Characters taken from a text stream per read."""
@@ -45,23 +51,41 @@ def read_games(source: RecordSource) -> Iterator[Record | RecordError]:
     ``keilref check`` reads them. A source without any game yields one
     error, "no game in file". Lazy: a file is opened when iteration starts,
     read a chunk at a time, and closed at its end; a stream given is left
-    open. A path that cannot be opened raises ``OSError`` on the first
-    ``next()``. A text stream decodes its bytes itself, and its decoding
-    errors are its own: pass bytes or a binary stream (``sys.stdin.buffer``)
-    to have bytes that are not UTF-8 reported as a record error at their place.
+    open. A text stream decodes its bytes itself, and its decoding errors
+    are its own: pass bytes or a binary stream (``sys.stdin.buffer``) to
+    have bytes that are not UTF-8 reported as a record error at their place.
+
+    Raises ``TypeError``, at once, for a ``source`` of any other type (the
+    message lists those read). A path is read only if it names a regular
+    file: one that cannot be opened, a directory, a device (``/dev/zero``),
+    a socket or a named pipe raises ``OSError`` on the first ``next()``,
+    without waiting on it (open a named pipe yourself and pass the stream).
+    An error reading a stream given is raised as the stream raised it.
     """
+    _check_source(source)
     return _games(source)
 
 
+def _check_source(source: object) -> None:
+    """Raise ``TypeError`` naming what is read, for a source that is none of it."""
+    if isinstance(source, (str, bytes, bytearray, memoryview, os.PathLike)):
+        if isinstance(source, os.PathLike) and not isinstance(os.fspath(source), str):
+            raise TypeError(f"read_games reads {_ACCEPTED}; a path of bytes is not read")
+        return
+    if callable(getattr(source, "read", None)):
+        return
+    raise TypeError(f"read_games reads {_ACCEPTED}, not {type(source).__name__}")
+
+
 def _games(source: RecordSource) -> Generator[Record | RecordError, None, None]:
-    if isinstance(source, (bytes, bytearray)):
+    if isinstance(source, (bytes, bytearray, memoryview)):
         yield from iter_games(io.BytesIO(source))
     elif isinstance(source, str) and _is_text(source):
         yield from iter_games(io.BytesIO(source.encode("utf-8", "surrogatepass")))
     elif isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         try:
-            stream = open(path, "rb")
+            stream = open_regular(path)
         except FileNotFoundError as e:
             raise FileNotFoundError(
                 e.errno, f"{e.strerror} (to read record text, pass io.StringIO(text))", path
@@ -76,10 +100,13 @@ def read_game(source: RecordSource) -> Record:
     """The first game of ``source`` (anything :func:`read_games` reads).
 
     Raises the :class:`~keilref.RecordError` that stops the first game from
-    being read ("no game in file" when there is none). Unlike python-chess's
+    being read ("no game in file" when there is none), and what
+    :func:`read_games` raises: ``TypeError`` for a source of the wrong
+    type, ``OSError`` for a path that is not read. Unlike python-chess's
     ``read_game``, it does not step through a stream game by game: use
     :func:`read_games` for that.
     """
+    _check_source(source)
     games = _games(source)
     try:
         first = next(games)

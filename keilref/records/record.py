@@ -75,7 +75,13 @@ class Turn:
 
     @staticmethod
     def of(move: str) -> Turn:
-        """The turn a game's move token stands for (``g7``, ``K@d4``, ``pass``, ``button``)."""
+        """The turn a game's move token stands for (``g7``, ``K@d4``, ``pass``, ``button``).
+
+        The token is not checked (:func:`~keilref.write_record` checks it);
+        one that is not a ``str`` raises ``TypeError``.
+        """
+        if not isinstance(move, str):
+            raise TypeError(f"a turn's token must be a str such as 'g7', 'pass' or 'button', not {type(move).__name__}")
         if move == "pass":
             return Turn(move, TurnKind.PASS)
         if move == "button":

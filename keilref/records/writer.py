@@ -9,7 +9,9 @@ canonical order (for others, equal once the tags are reordered).
 
 A record whose text could not be read back (a ``}`` inside a brace comment,
 a newline in a tag value, a turn token not in canonical form...) raises
-``ValueError`` rather than being written wrong. Only ``Turn.move`` is written:
+``ValueError`` rather than being written wrong; one that is not made of
+records, tags, turns and comments (a tag value that is not a ``str``...)
+raises ``TypeError`` naming the part. Only ``Turn.move`` is written:
 a turn's kind, point and piece are derived from it when the text is read.
 """
 
@@ -19,7 +21,8 @@ import re
 from collections.abc import Iterable
 
 from keilref.values import Result
-from keilref.records.record import Comment, Record, Tag, Turn
+from keilref.errors import wrong_type
+from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn
 
 __all__ = ["LINE_WIDTH", "STANDARD_TAGS", "canonical_tags", "write_record", "write_records"]
 
@@ -43,7 +46,12 @@ def canonical_tags(tags: Iterable[Tag]) -> tuple[Tag, ...]:
 
 
 def write_record(record: Record) -> str:
-    """The canonical text of one game, ending with a newline."""
+    """The canonical text of one game, ending with a newline.
+
+    Raises ``ValueError`` for a record that would not read back as itself,
+    ``TypeError`` for one that is not a :class:`~keilref.Record` of tags,
+    turns and comments (see the module's docstring).
+    """
     _check(record)
     out = _Lines()
     for comment in record.head_comments:
@@ -66,7 +74,11 @@ def write_records(records: Iterable[Record]) -> str:
     the end of the game before it; only the first game keeps its head comments.
     A game with neither turns nor a result raises ``ValueError`` unless it is
     the last: its tags would read back as the first tags of the next game.
+    Raises what :func:`write_record` raises, and ``TypeError`` for
+    ``records`` that are not an iterable of records.
     """
+    if isinstance(records, (Record, str, bytes)) or not isinstance(records, Iterable):
+        raise wrong_type("write_records' records", records, "an iterable of keilref.Record")
     texts = []
     previous: Record | None = None
     for record in records:
@@ -146,7 +158,9 @@ class _Lines:
 
 
 def _check(record: Record) -> None:
-    """Raise ``ValueError`` if the record would not read back as itself."""
+    """Raise ``ValueError`` if the record would not read back as itself
+    (``TypeError`` if it is not made of the parts a record is made of)."""
+    _check_types(record)
     if not record.tags:
         raise ValueError("a record needs at least one tag")
     names: set[str] = set()
@@ -170,6 +184,46 @@ def _check(record: Record) -> None:
     elif record.result_comments:
         raise ValueError("comments after the result, but no result")
     _check_comments(record.result_comments)
+
+
+def _check_types(record: object) -> None:
+    """Raise ``TypeError`` naming the first part of ``record`` that is not what a record holds."""
+    if not isinstance(record, Record):
+        raise wrong_type("write_record's record", record, "a keilref.Record")
+    parts: list[tuple[str, object, type]] = [
+        ("a record's tags", record.tags, Tag),
+        ("a record's turns", record.__dict__["_turns"], Turn),
+        ("a record's head comments", record.head_comments, Comment),
+        ("a record's result comments", record.result_comments, Comment),
+    ]
+    for what, items, kind in parts:
+        if kind is Turn and isinstance(items, DeferredTurns):
+            continue  # made by a reader: well formed
+        if not isinstance(items, (tuple, list)):
+            raise wrong_type(what, items, f"a tuple of {kind.__name__}")
+        for item in items:
+            if not isinstance(item, (Tag, Turn, Comment)) or not isinstance(item, kind):
+                raise wrong_type(f"each of {what}", item, f"a keilref {kind.__name__}")
+            _check_fields(item)
+    if record.result is not None and not isinstance(record.result, str):
+        raise wrong_type("a record's result", record.result, "a str or None")
+
+
+def _check_fields(item: Tag | Turn | Comment) -> None:
+    if isinstance(item, Tag):
+        texts: tuple[tuple[str, object], ...] = (("a tag's name", item.name), ("a tag's value", item.value))
+        comments: object = item.comments
+    elif isinstance(item, Turn):
+        texts, comments = (("a turn's move", item.move),), item.comments
+    else:
+        texts, comments = (("a comment's text", item.text),), ()
+    for what, text in texts:
+        if not isinstance(text, str):
+            raise wrong_type(what, text, "a str")
+    if not isinstance(comments, (tuple, list)) or not all(isinstance(c, Comment) for c in comments):
+        raise wrong_type("the comments of a tag or turn", comments, "a tuple of keilref Comment")
+    for comment in comments:
+        _check_fields(comment)
 
 
 def _check_turn(turn: Turn) -> None:

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import BinaryIO, TypeVar
 
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
+from keilref.errors import RecordError, wrong_type
 from keilref.escaping import shown_name
-from keilref.errors import RecordError
+from keilref.files import refusal, unreadable
 from keilref.engine.rules import find_rules
 from keilref.records.parser import GameBytes, iter_games, read_game, split_games
 from keilref.records.record import Record
@@ -65,7 +66,7 @@ class Source:
         return open_record_file(self.name)
 
     def size(self) -> int | None:
-        if self.name == STDIN or compression_of(self.name) is not None:
+        if self.unreadable is not None or self.name == STDIN or compression_of(self.name) is not None:
             return None  # the size of the text is not known before reading it
         try:
             return os.path.getsize(self.name)
@@ -119,8 +120,7 @@ def _expand_path(given: str, suffix: str, compressed: bool) -> list[Source]:
             raise PathError(f"{shown_name(given)}: directory holds no {suffix} records")
         return found
     if exists:
-        mode = os.stat(given).st_mode
-        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        if refusal(os.stat(given).st_mode, pipes=True) is not None:
             raise PathError(f"{shown_name(given)}: not a regular file (a device or socket is never read)")
         return [Source(given)]
     raise PathError(f"{shown_name(given)}: no such file or directory")
@@ -378,23 +378,39 @@ def check_file(path: str | os.PathLike[str], rules: str | None = None) -> list[V
     ``error`` verdict, and so does a file that cannot be read (one, at 1:1).
     ``rules`` replays every game under that rule set, as ``--rules`` does;
     an unknown name raises :class:`~keilref.errors.ConfigError`.
+
+    Only a regular file is read: a device, a socket or a named pipe gets
+    the ``error`` verdict at once, without being opened (a named pipe would
+    wait for a writer; read its stream with :func:`check_text` instead).
+    Raises ``TypeError`` for a ``path`` that is not a ``str`` or
+    :class:`os.PathLike` of one, or a ``rules`` that is not a ``str``.
     """
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else path
+    if not isinstance(name, str):
+        raise wrong_type("check_file's path", path, "a str or os.PathLike naming a file")
     if rules is not None:
         find_rules(rules)
-    return list(check_sources([Source(os.fspath(path))], rules=rules, jobs=1))
+    source = Source(name, unreadable=unreadable(name))
+    return list(check_sources([source], rules=rules, jobs=1))
 
 
-def check_text(text: str | bytes, rules: str | None = None, *, filename: str = STDIN) -> list[Verdict]:
+def check_text(text: str | bytes | bytearray | memoryview, rules: str | None = None, *, filename: str = STDIN) -> list[Verdict]:
     """Every game's verdict in ``text``, the contents of a record file.
 
     ``filename`` is what the verdicts name as their file (standard input's
-    ``-`` by default). Bytes are read as a file's bytes are, so text that is
-    not valid UTF-8 gets the same error as on disk. Picklable and pure, like
-    :func:`check_file`.
+    ``-`` by default). Bytes (or a ``bytearray`` or ``memoryview``) are read
+    as a file's bytes are, so text that is not valid UTF-8 gets the same
+    error as on disk. Picklable and pure, like :func:`check_file`. Raises
+    ``TypeError`` for a ``text``, ``rules`` or ``filename`` of another type,
+    and :class:`~keilref.errors.ConfigError` for an unknown ``rules``.
     """
+    if not isinstance(text, (str, bytes, bytearray, memoryview)):
+        raise wrong_type("check_text's text", text, "a str, or bytes, bytearray or memoryview")
+    if not isinstance(filename, str):
+        raise wrong_type("check_text's filename", filename, "a str")
     if rules is not None:
         find_rules(rules)
-    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
     games = tuple(split_games(io.BytesIO(data)))
     return check_batch(Batch(filename, 1, games, len(data)), rules)
 

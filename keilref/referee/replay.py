@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from keilref.engine.game import Game, new_game
 from keilref.engine.rules import ButtonRule, find_rules
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError, TagError
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError, TagError, wrong_type
 from keilref.records.record import Record
 from keilref.referee.settings import GameSetup, read_setup
 from keilref.values import Reason
@@ -111,8 +111,13 @@ def replay_record(record: Record, turn: int | None = None, *, rules: str | None 
     with line and column), :class:`~keilref.IllegalMoveError` (with the
     turn's number and the reason) when one of those turns is illegal, and
     ``ValueError`` for a ``turn`` outside ``0..len(record.turns)``. A Yugo
-    ``Removed`` agreement is applied when all turns are replayed.
+    ``Removed`` agreement is applied when all turns are replayed. A ``turn``
+    that is not an ``int`` or a ``rules`` that is not a ``str`` raises ``TypeError``.
     """
+    if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
+        raise wrong_type("the turn to replay to", turn, "an int or None")
+    if rules is not None:
+        find_rules(rules)
     total = len(record.turns)
     if turn is not None and not 0 <= turn <= total:
         raise ValueError(f"turn {turn} is out of range: the record has {total} turns (0..{total})")
