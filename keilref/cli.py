@@ -35,6 +35,7 @@ from keilref.check import (
 from keilref.console import ChoiceError, Interrupts, ascii_fallback, choose, excerpt
 from keilref.core import Color, format_number
 from keilref.errors import ConfigError, RecordError
+from keilref.inplace import symlink_refused
 from keilref.record import Record
 from keilref.rules import ButtonRule, all_rules, find_rules
 from keilref.printer import LINE_FORMATS, VerdictPrinter, printed_checks
@@ -605,22 +606,39 @@ def fmt(
             "cannot be kept.",
         ),
     ] = False,
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option(
+            "--follow-symlinks",
+            help="With --in-place: rewrite the file a symbolic link given by name points to (the link stays a link).",
+        ),
+    ] = False,
 ) -> None:
     """Rewrite records in the canonical layout (to stdout by default)."""
     if in_place and (check or diff):
         fail("--in-place excludes --check and --diff")
     if force and not in_place:
         fail("--force only applies to --in-place")
+    if follow_symlinks and not in_place:
+        fail("--follow-symlinks only applies to --in-place")
     if in_place and "-" in paths:
         fail("standard input cannot be rewritten in place (leave out --in-place to print)")
+    failed = False
+    if in_place and not follow_symlinks:
+        # Like a file's, a directory's link given by name is followed only on
+        # request: the files in it lie outside the path as written.
+        linked = [p for p in paths if os.path.isdir(p) and os.path.islink(p.rstrip("/" + os.sep) or p)]
+        for path in linked:
+            typer.echo(f"keilref: {symlink_refused(path, directory=True)}", err=True)
+        paths = [p for p in paths if p not in linked]
+        failed = bool(linked)
     try:
         sources = expand_paths(paths)
     except PathError as e:
         fail(str(e))
-    failed = False
     for source in sources:
         try:
-            outcome = formatting.format_source(source, write=in_place, force=force)
+            outcome = formatting.format_source(source, write=in_place, force=force, follow_symlinks=follow_symlinks)
         except formatting.FormatError as e:
             typer.echo(f"keilref: {e}", err=True)
             if e.line is not None and e.column is not None:

@@ -76,11 +76,14 @@ class Formatted:
         return "".join(out)
 
 
-def format_source(source: Source, *, write: bool = False, force: bool = False) -> Formatted:
+def format_source(
+    source: Source, *, write: bool = False, force: bool = False, follow_symlinks: bool = False
+) -> Formatted:
     """Format every game of ``source``; with ``write``, replace the file atomically.
 
     ``force`` lets an in-place rewrite go ahead on a read-only or
-    hard-linked file, or one whose owner or mode bits cannot be kept.
+    hard-linked file, or one whose owner or mode bits cannot be kept;
+    ``follow_symlinks`` lets it rewrite the file a symbolic link names.
     """
     if write and compression_of(source.name) is not None:
         # Writing the plain text back under a compressed name would ruin the file.
@@ -89,7 +92,7 @@ def format_source(source: Source, *, write: bool = False, force: bool = False) -
         raise FormatError("standard input cannot be rewritten in place")
     original, state, kept = _read(source, keep_open=write)
     try:
-        return _format(source, original, state, kept, write=write, force=force)
+        return _format(source, original, state, kept, write=write, force=force, follow_symlinks=follow_symlinks)
     finally:
         if kept is not None:
             kept.close()
@@ -103,6 +106,7 @@ def _format(
     *,
     write: bool,
     force: bool,
+    follow_symlinks: bool,
 ) -> Formatted:
     records: list[Record] = []
     for item in iter_games(io.BytesIO(original), source.name):
@@ -125,6 +129,7 @@ def _format(
                 data,
                 state,
                 force=force,
+                follow_symlinks=follow_symlinks,
                 original=None if kept is None else kept.fileno(),
             )
         except ReplaceError as e:

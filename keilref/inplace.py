@@ -14,6 +14,8 @@ never half of one. Around that rename the rules are:
   name a new file, and the other names would keep the old text) and files
   whose owner, group or mode bits (setuid, setgid, sticky included) the new
   file cannot be given; ``force`` overrides these three refusals;
+- a symbolic link is refused unless ``follow_symlinks`` is given: then the
+  file it names is the one replaced, and the link stays a link;
 - each run writes a temporary file of its own, created exclusively under a
   name no other run can pick (``.NAME.XXXXXXXX.keilref-fmt.tmp``), and
   removes no file but that one: two runs on one file never write into, or
@@ -21,9 +23,6 @@ never half of one. Around that rename the rules are:
   file behind; no later run removes it, since nothing tells a dead run's
   file from a live one's. It does not end in ``.keil``, so no directory walk
   takes it for a record.
-
-A symbolic link is followed: the file it names is the one replaced, and the
-link stays a link.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ import stat
 import tempfile
 from dataclasses import dataclass
 
-__all__ = ["TEMP_SUFFIX", "FileState", "ReplaceError", "Replaced", "replace_file", "temp_prefix"]
+__all__ = ["TEMP_SUFFIX", "FileState", "ReplaceError", "Replaced", "replace_file", "symlink_refused", "temp_prefix"]
 
 TEMP_SUFFIX = ".keilref-fmt.tmp"
 """The end of a temporary file's name; :func:`temp_prefix` gives its start."""
@@ -80,6 +79,7 @@ def replace_file(
     read: FileState,
     *,
     force: bool = False,
+    follow_symlinks: bool = False,
     original: int | None = None,
 ) -> Replaced:
     """Replace the content of ``path`` with ``data``, atomically.
@@ -89,6 +89,8 @@ def replace_file(
     Raises :class:`ReplaceError`, with the file untouched, when any rule of
     the module's docstring forbids the rewrite or the writing fails.
     """
+    if os.path.islink(path) and not follow_symlinks:
+        raise ReplaceError(symlink_refused(path))
     target = os.path.realpath(path)
     notes: list[str] = []
     try:
@@ -149,6 +151,12 @@ def replace_file(
             except OSError:
                 pass
     return Replaced(tuple(notes))
+
+
+def symlink_refused(path: str, *, directory: bool = False) -> str:
+    """Why a symbolic link given by name is not followed, and how to ask for it."""
+    what = "the files in the directory it points to" if directory else "the file it points to"
+    return f"{path}: a symbolic link; nothing rewritten (--follow-symlinks rewrites {what}, keeping the link)"
 
 
 def _unchanged(target: str, read: FileState, original: int | None) -> bool:

@@ -195,6 +195,83 @@ def test_bits_that_cannot_be_kept_are_refused_not_dropped(tmp_path: Path, monkey
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o755
 
 
+# --- symbolic links ------------------------------------------------------------
+
+
+def linked(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A tree holding a record and two links out of it: to a record, and to a directory of records."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "theirs.keil").write_text(MESSY, encoding="utf-8")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "ours.keil").write_text(MESSY, encoding="utf-8")
+    (tree / "link.keil").symlink_to(outside / "theirs.keil")
+    (tree / "linked-dir").symlink_to(outside, target_is_directory=True)
+    return tree, outside, outside / "theirs.keil"
+
+
+def test_a_link_given_by_name_is_not_rewritten_without_follow_symlinks(tmp_path: Path) -> None:
+    tree, outside, theirs = linked(tmp_path)
+    link = tree / "link.keil"
+    result = fmt("--in-place", str(link))
+    assert result.exit_code == EXIT_FAILED
+    assert result.stderr == (
+        f"keilref: {link}: a symbolic link; nothing rewritten "
+        "(--follow-symlinks rewrites the file it points to, keeping the link)\n"
+    )
+    assert theirs.read_text(encoding="utf-8") == MESSY
+    assert link.is_symlink() and os.readlink(link) == str(theirs)
+    assert names(outside) == ["theirs.keil"]
+
+
+def test_follow_symlinks_rewrites_the_file_a_link_names_and_keeps_the_link(tmp_path: Path) -> None:
+    tree, outside, theirs = linked(tmp_path)
+    os.chmod(theirs, 0o640)
+    link = tree / "link.keil"
+    result = fmt("--in-place", "--follow-symlinks", str(link))
+    assert result.exit_code == EXIT_OK
+    assert result.stderr == f"reformatted {link}\n"
+    assert theirs.read_text(encoding="utf-8") == CANONICAL
+    assert stat.S_IMODE(os.stat(theirs).st_mode) == 0o640
+    assert link.is_symlink() and os.readlink(link) == str(theirs)
+    assert names(outside) == ["theirs.keil"] and names(tree) == ["link.keil", "linked-dir", "ours.keil"]
+
+
+@pytest.mark.parametrize("trailing", ["", "/"])
+def test_a_directory_link_given_by_name_is_not_followed_without_follow_symlinks(tmp_path: Path, trailing: str) -> None:
+    tree, outside, theirs = linked(tmp_path)
+    given = f"{tree / 'linked-dir'}{trailing}"
+    result = fmt("--in-place", given, str(tree / "ours.keil"))
+    assert result.exit_code == EXIT_FAILED
+    assert result.stderr == (
+        f"keilref: {given}: a symbolic link; nothing rewritten "
+        "(--follow-symlinks rewrites the files in the directory it points to, keeping the link)\n"
+        f"reformatted {tree / 'ours.keil'}\n"  # the other paths are still formatted
+    )
+    assert theirs.read_text(encoding="utf-8") == MESSY
+    followed = fmt("--in-place", "--follow-symlinks", given)
+    assert followed.exit_code == EXIT_OK
+    assert theirs.read_text(encoding="utf-8") == CANONICAL
+    assert (tree / "linked-dir").is_symlink()
+
+
+def test_follow_symlinks_needs_in_place(tmp_path: Path) -> None:
+    result = fmt("--follow-symlinks", str(messy(tmp_path)))
+    assert result.exit_code == EXIT_USAGE
+    assert result.stderr == "keilref: --follow-symlinks only applies to --in-place\n"
+
+
+def test_a_link_is_refused_by_the_library_too(tmp_path: Path) -> None:
+    tree, outside, theirs = linked(tmp_path)
+    link = str(tree / "link.keil")
+    with pytest.raises(formatting.FormatError, match="a symbolic link; nothing rewritten"):
+        formatting.format_source(Source(link), write=True)
+    assert theirs.read_text(encoding="utf-8") == MESSY
+    assert formatting.format_source(Source(link), write=True, follow_symlinks=True).changed
+    assert theirs.read_text(encoding="utf-8") == CANONICAL
+
+
 # --- temporary files ---------------------------------------------------------
 
 
