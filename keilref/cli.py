@@ -203,6 +203,11 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
+def say_note(message: str) -> None:
+    """``keilref: note: message`` on stderr: something done that the user should know of."""
+    typer.echo(f"keilref: note: {message}", err=True)
+
+
 def say_at(file: str, line: int, column: int, message: str) -> None:
     """``keilref: FILE:LINE:COLUMN: message`` on stderr, then the source line and a caret."""
     typer.echo(f"keilref: {file}:{line}:{column}: {message}", err=True)
@@ -282,7 +287,7 @@ def check(
         missing.append(e)
         typer.echo(f"keilref: {e}", err=True)
 
-    sources = expand_paths(paths, compressed=True, on_error=report_missing)
+    sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
     workers = _workers(jobs)
@@ -633,7 +638,7 @@ def fmt(
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
     try:
-        sources = expand_paths(paths)
+        sources = expand_paths(paths, on_note=say_note)
     except PathError as e:
         fail(str(e))
     for source in sources:
@@ -655,8 +660,8 @@ def fmt(
                 typer.echo(f"would reformat {source.name}")
                 failed = True
         elif in_place:
-            for note in outcome.notes:
-                typer.echo(f"keilref: note: {note}", err=True)
+            for message in outcome.notes:
+                say_note(message)
             if outcome.changed:
                 typer.echo(f"reformatted {source.name}", err=True)
         else:
@@ -715,7 +720,7 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     try:
-        sources = expand_paths(paths)
+        sources = expand_paths(paths, on_note=say_note)
     except PathError as e:
         fail(str(e))
     with progress_bar(sources, streaming=False) as advance:
@@ -787,7 +792,7 @@ def filter_games(
             fail(f"--tag {t!r} is not Name=value")
         tags.append((name, value))
     try:
-        sources = expand_paths(paths)
+        sources = expand_paths(paths, on_note=say_note)
     except PathError as e:
         fail(str(e))
     criteria = Criteria(

@@ -25,6 +25,7 @@ import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import dask.bag as db
 from distributed import Client
@@ -49,14 +50,22 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
 
     A string with ``*``, ``?`` or ``[`` is a glob pattern (``**`` reaches into
     subdirectories); other paths are files, or directories searched for
-    ``*.keil``. Raises :class:`~keilref.check.PathError` when nothing is found.
+    ``*.keil``. Like a directory search, a pattern follows no symbolic link
+    below its fixed start: a match that is a link, or lies under a linked
+    directory, is left out. Raises :class:`~keilref.check.PathError` when
+    nothing is found.
     """
     if isinstance(paths_or_glob, (str, os.PathLike)):
         given = os.fspath(paths_or_glob)
         if _GLOB_CHARACTERS & set(given):
             import glob
 
-            files = [f for f in sorted(glob.glob(given, recursive=True)) if os.path.isfile(f)]
+            fixed = len(_fixed_start(given))
+            files = [
+                f
+                for f in sorted(glob.glob(given, recursive=True))
+                if os.path.isfile(f) and not _through_a_link(f, fixed)
+            ]
             if not files:
                 raise PathError(f"{given}: no file matches")
             return files
@@ -66,6 +75,21 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
     if STDIN in paths:
         raise PathError("standard input cannot be read by a cluster's workers; give files")
     return [s.name for s in expand_paths(paths)]
+
+
+def _fixed_start(pattern: str) -> tuple[str, ...]:
+    """The leading components of ``pattern`` that hold no glob character."""
+    parts = Path(pattern).parts
+    for i, part in enumerate(parts):
+        if _GLOB_CHARACTERS & set(part):
+            return parts[:i]
+    return parts
+
+
+def _through_a_link(match: str, fixed: int) -> bool:
+    """Whether ``match`` is, or lies under, a symbolic link past its first ``fixed`` components."""
+    parts = Path(match).parts
+    return any(os.path.islink(os.path.join(*parts[: i + 1])) for i in range(fixed, len(parts)))
 
 
 def check_located(item: tuple[str, str], rules: str | None = None) -> list[Verdict]:

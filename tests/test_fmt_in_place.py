@@ -256,6 +256,23 @@ def test_a_directory_link_given_by_name_is_not_followed_without_follow_symlinks(
     assert (tree / "linked-dir").is_symlink()
 
 
+@pytest.mark.parametrize("follow", [[], ["--follow-symlinks"]])
+def test_fmt_in_place_of_a_directory_never_leaves_it(tmp_path: Path, follow: list[str]) -> None:
+    """--follow-symlinks is about links given by name: a walk follows none."""
+    tree, outside, theirs = linked(tmp_path)
+    result = fmt("--in-place", *follow, str(tree))
+    assert result.exit_code == EXIT_OK
+    assert result.stderr == (
+        f"keilref: note: {tree}: 2 symbolic link(s) not followed, the first {tree / 'link.keil'} "
+        "(a directory search stays inside the directory; give a link by name to read it)\n"
+        f"reformatted {tree / 'ours.keil'}\n"
+    )
+    assert (tree / "ours.keil").read_text(encoding="utf-8") == CANONICAL
+    assert theirs.read_text(encoding="utf-8") == MESSY
+    assert names(outside) == ["theirs.keil"]
+    assert (tree / "link.keil").is_symlink() and (tree / "linked-dir").is_symlink()
+
+
 def test_follow_symlinks_needs_in_place(tmp_path: Path) -> None:
     result = fmt("--follow-symlinks", str(messy(tmp_path)))
     assert result.exit_code == EXIT_USAGE
