@@ -25,6 +25,7 @@ import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
+from pathlib import Path
 
 import dask.bag as db
 from distributed import Client
@@ -52,16 +53,24 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
 
     A string with ``*``, ``?`` or ``[`` is a glob pattern (``**`` reaches into
     subdirectories); other paths are files, or directories searched for
-    ``*.keil``. Raises :class:`~keilref.referee.batches.PathError` when nothing is found,
-    or for a path that cannot be a file's name, and ``TypeError`` unless
-    given a path (``str`` or :class:`os.PathLike`) or an iterable of them.
+    ``*.keil``. Like a directory search, a pattern follows no symbolic link
+    below its fixed start: a match that is a link, or lies under a linked
+    directory, is left out. Raises :class:`~keilref.referee.batches.PathError`
+    when nothing is found, or for a path that cannot be a file's name, and
+    ``TypeError`` unless given a path (``str`` or :class:`os.PathLike`) or an
+    iterable of them.
     """
     if isinstance(paths_or_glob, (str, os.PathLike)):
         given = _path(paths_or_glob)
         if _GLOB_CHARACTERS & set(given):
             import glob
 
-            files = [f for f in sorted(glob.glob(given, recursive=True)) if os.path.isfile(f)]
+            fixed = len(_fixed_start(given))
+            files = [
+                f
+                for f in sorted(glob.glob(given, recursive=True))
+                if os.path.isfile(f) and not _through_a_link(f, fixed)
+            ]
             if not files:
                 raise PathError(f"{shown_name(given)}: no file matches")
             return files
@@ -87,6 +96,21 @@ def _path(given: object) -> str:
     if not isinstance(name, str):
         raise wrong_type("each file to check", given, _PATHS)
     return name
+
+
+def _fixed_start(pattern: str) -> tuple[str, ...]:
+    """The leading components of ``pattern`` that hold no glob character."""
+    parts = Path(pattern).parts
+    for i, part in enumerate(parts):
+        if _GLOB_CHARACTERS & set(part):
+            return parts[:i]
+    return parts
+
+
+def _through_a_link(match: str, fixed: int) -> bool:
+    """Whether ``match`` is, or lies under, a symbolic link past its first ``fixed`` components."""
+    parts = Path(match).parts
+    return any(os.path.islink(os.path.join(*parts[: i + 1])) for i in range(fixed, len(parts)))
 
 
 def check_located(item: tuple[str, str], rules: str | None = None) -> list[Verdict]:

@@ -218,6 +218,69 @@ def test_a_directory_search_takes_regular_files_only(tmp_path: Path) -> None:
     assert [s.name for s in expand_paths([str(tmp_path)])] == [str(tmp_path / "a.keil")]
 
 
+def linked_tree(tmp_path: Path) -> Path:
+    """A tree with a record of its own, and links out of it: to a record, to a
+    directory of records, and one that names nothing."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "theirs.keil").write_text(ILLEGAL, encoding="utf-8")
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "ours.keil").write_text(GOOD, encoding="utf-8")
+    (tree / "sub" / "link.keil").symlink_to(outside / "theirs.keil")
+    (tree / "dir-link").symlink_to(outside, target_is_directory=True)
+    (tree / "dangling.keil").symlink_to(tmp_path / "missing.keil")
+    return tree
+
+
+def skipped_note(tree: Path) -> str:
+    return (
+        f"keilref: note: {tree}: 3 symbolic link(s) not followed, the first {tree / 'dangling.keil'} "
+        "(a directory search stays inside the directory; give a link by name to read it)\n"
+    )
+
+
+def test_a_directory_search_follows_no_symbolic_link(tmp_path: Path) -> None:
+    tree = linked_tree(tmp_path)
+    notes: list[str] = []
+    sources = expand_paths([str(tree)], on_note=notes.append)
+    assert [s.name for s in sources] == [str(tree / "sub" / "ours.keil")]
+    assert notes == [skipped_note(tree).removeprefix("keilref: note: ").rstrip("\n")]
+    assert [s.name for s in expand_paths([str(tree)], compressed=True)] == [str(tree / "sub" / "ours.keil")]
+
+
+def test_a_link_given_by_name_is_read(tmp_path: Path) -> None:
+    """Reading through a link harms nothing: only a search keeps off them."""
+    link = linked_tree(tmp_path) / "sub" / "link.keil"
+    code, verdicts = jsonl(link)
+    assert code == EXIT_FAILED
+    assert [(v["file"], v["status"]) for v in verdicts] == [(str(link), "illegal")]
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "stdout"),
+    [
+        (["check", "--format", "jsonl"], EXIT_OK, '"file": "{ours}"'),
+        (["fmt", "--check"], EXIT_OK, ""),
+        (["stats", "--format", "json"], EXIT_OK, '"games": 1'),
+        (["filter"], EXIT_OK, GOOD),
+    ],
+)
+def test_every_command_searches_a_directory_the_same_way(
+    tmp_path: Path, command: list[str], code: int, stdout: str
+) -> None:
+    tree = linked_tree(tmp_path)
+    ours = tree / "sub" / "ours.keil"
+    if command[0] == "fmt":
+        assert runner.invoke(app, ["fmt", "--in-place", str(ours)]).exit_code == EXIT_OK
+    result = runner.invoke(app, [*command, str(tree)])
+    assert "Traceback" not in result.output
+    assert result.exit_code == code, result.output
+    assert result.stderr.startswith(skipped_note(tree))
+    assert stdout.format(ours=ours) in result.stdout
+    assert "theirs" not in result.output and "dangling" not in result.stdout
+
+
 def test_an_unreadable_subdirectory_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "g.keil").write_text(GOOD, encoding="utf-8")

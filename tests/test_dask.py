@@ -160,6 +160,27 @@ def test_check_bag_refuses_what_names_nothing(tmp_path: Path) -> None:
 
 
 @needs_dask
+def test_a_glob_follows_no_symbolic_link_below_its_fixed_start(tmp_path: Path) -> None:
+    """As a directory search: ``**`` and ``*`` take no link, to a file or a directory."""
+    from keilref.dask import find_files
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "theirs.keil").write_text(FAULTY, encoding="utf-8")
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "ours.keil").write_text(FAULTY, encoding="utf-8")
+    (tree / "sub" / "link.keil").symlink_to(outside / "theirs.keil")
+    (tree / "dir-link").symlink_to(outside, target_is_directory=True)
+    ours = [str(tree / "sub" / "ours.keil")]
+    assert find_files(str(tree / "**" / "*.keil")) == ours
+    assert find_files(str(tree / "*" / "*.keil")) == ours
+    assert find_files(str(tree)) == ours
+    # A link in the pattern's fixed start is the user's to name.
+    assert find_files(str(tree / "dir-link" / "*.keil")) == [str(tree / "dir-link" / "theirs.keil")]
+
+
+@needs_dask
 @pytest.mark.parametrize(
     ("fmt", "paths"),
     [

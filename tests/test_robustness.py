@@ -103,12 +103,14 @@ def test_junit_stays_xml_whatever_a_tag_holds(tmp_path: Path) -> None:
     assert failure is not None and "is not a known rule set" in (failure.text or "")
 
 
-def test_fmt_in_place_follows_a_symlink(tmp_path: Path) -> None:
+def test_fmt_in_place_follows_a_symlink_when_asked(tmp_path: Path) -> None:
     real = tmp_path / "real.keil"
     real.write_text('[Size  "3"]\n1.c3   *\n', encoding="utf-8")
     link = tmp_path / "link.keil"
     link.symlink_to(real.name)
-    result = runner.invoke(app, ["fmt", "--in-place", str(link)])
+    assert runner.invoke(app, ["fmt", "--in-place", str(link)]).exit_code == EXIT_FAILED
+    assert real.read_text(encoding="utf-8") == '[Size  "3"]\n1.c3   *\n'
+    result = runner.invoke(app, ["fmt", "--in-place", "--follow-symlinks", str(link)])
     assert result.exit_code == EXIT_OK
     assert link.is_symlink()
     assert real.read_text(encoding="utf-8") == '[Size "3"]\n\n1. c3 *\n'

@@ -42,6 +42,7 @@ from keilref.engine.rules import ButtonRule, all_rules, find_rules
 from keilref.formats.output import LINE_FORMATS, VerdictPrinter, printed_checks
 from keilref.referee.replay import Replay, replay
 from keilref.referee.verdict import Status
+from keilref.records.inplace import symlink_refused
 
 if TYPE_CHECKING:
     from keilref.formats.html import HtmlReport
@@ -205,6 +206,11 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise typer.Exit(code)
 
 
+def say_note(message: str) -> None:
+    """``keilref: note: message`` on stderr: something done that the user should know of."""
+    typer.echo(f"keilref: note: {message}", err=True)
+
+
 def say_at(file: str, line: int, column: int, message: str) -> None:
     """``keilref: FILE:LINE:COLUMN: message`` on stderr, then the source line and a caret."""
     typer.echo(f"keilref: {shown_name(file)}:{line}:{column}: {message}", err=True)
@@ -284,7 +290,7 @@ def check(
         missing.append(e)
         typer.echo(f"keilref: {e}", err=True)
 
-    sources = expand_paths(paths, compressed=True, on_error=report_missing)
+    sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
     workers = _workers(jobs)
@@ -608,22 +614,39 @@ def fmt(
             "cannot be kept.",
         ),
     ] = False,
+    follow_symlinks: Annotated[
+        bool,
+        typer.Option(
+            "--follow-symlinks",
+            help="With --in-place: rewrite the file a symbolic link given by name points to (the link stays a link).",
+        ),
+    ] = False,
 ) -> None:
     """Rewrite records in the canonical layout (to stdout by default)."""
     if in_place and (check or diff):
         fail("--in-place excludes --check and --diff")
     if force and not in_place:
         fail("--force only applies to --in-place")
+    if follow_symlinks and not in_place:
+        fail("--follow-symlinks only applies to --in-place")
     if in_place and "-" in paths:
         fail("standard input cannot be rewritten in place (leave out --in-place to print)")
+    failed = False
+    if in_place and not follow_symlinks:
+        # Like a file's, a directory's link given by name is followed only on
+        # request: the files in it lie outside the path as written.
+        linked = [p for p in paths if os.path.isdir(p) and os.path.islink(p.rstrip("/" + os.sep) or p)]
+        for path in linked:
+            typer.echo(f"keilref: {symlink_refused(path, directory=True)}", err=True)
+        paths = [p for p in paths if p not in linked]
+        failed = bool(linked)
     try:
-        sources = expand_paths(paths)
+        sources = expand_paths(paths, on_note=say_note)
     except PathError as e:
         fail(str(e))
-    failed = False
     for source in sources:
         try:
-            outcome = formatting.format_source(source, write=in_place, force=force)
+            outcome = formatting.format_source(source, write=in_place, force=force, follow_symlinks=follow_symlinks)
         except formatting.FormatError as e:
             typer.echo(f"keilref: {e}", err=True)
             if e.line is not None and e.column is not None:
@@ -643,8 +666,8 @@ def fmt(
                 typer.echo(f"would reformat {shown_name(source.name)}")
                 failed = True
         elif in_place:
-            for note in outcome.notes:
-                typer.echo(f"keilref: note: {note}", err=True)
+            for message in outcome.notes:
+                say_note(message)
             if outcome.changed:
                 typer.echo(f"reformatted {shown_name(source.name)}", err=True)
         elif _held_back(outcome, outcome.text, "its canonical text", "rewrite it with --in-place"):
@@ -725,7 +748,7 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     try:
-        sources = expand_paths(paths)
+        sources = expand_paths(paths, on_note=say_note)
     except PathError as e:
         fail(str(e))
     with progress_bar(sources, streaming=False) as advance:
@@ -797,7 +820,7 @@ def filter_games(
             fail(f"--tag {t!r} is not Name=value")
         tags.append((name, value))
     try:
-        sources = expand_paths(paths)
+        sources = expand_paths(paths, on_note=say_note)
     except PathError as e:
         fail(str(e))
     criteria = Criteria(

@@ -6,29 +6,36 @@ never half of one. Around that rename the rules are:
 
 - the file must not have changed since it was read (device, inode, size,
   modification and change time, in nanoseconds); if it did, it is left as it
-  is, since writing would throw away someone else's edit;
+  is, since writing would throw away someone else's edit. This is checked
+  last right before the rename, on the descriptor the old text was read from
+  (still open, so its inode cannot be reused) and on the path, which must
+  still name that same file;
 - a read-only file is refused, as are hard-linked files (a rename gives this
   name a new file, and the other names would keep the old text) and files
   whose owner, group or mode bits (setuid, setgid, sticky included) the new
   file cannot be given; ``force`` overrides these three refusals;
-- the temporary file is named ``.NAME.keilref-fmt.tmp``: a run that is killed
-  leaves at most that file, which the next run on the same file removes. It
-  does not end in ``.keil``, so no directory walk takes it for a record.
-
-A symbolic link is followed: the file it names is the one replaced, and the
-link stays a link.
+- a symbolic link is refused unless ``follow_symlinks`` is given: then the
+  file it names is the one replaced, and the link stays a link;
+- each run writes a temporary file of its own, created exclusively under a
+  name no other run can pick (``.NAME.XXXXXXXX.keilref-fmt.tmp``), and
+  removes no file but that one: two runs on one file never write into, or
+  rename, each other's half-written text. A run that is killed leaves that
+  file behind; no later run removes it, since nothing tells a dead run's
+  file from a live one's. It does not end in ``.keil``, so no directory walk
+  takes it for a record.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from dataclasses import dataclass
 
-__all__ = ["TEMP_SUFFIX", "FileState", "ReplaceError", "Replaced", "replace_file", "temp_path"]
+__all__ = ["TEMP_SUFFIX", "FileState", "ReplaceError", "Replaced", "replace_file", "symlink_refused", "temp_prefix"]
 
 TEMP_SUFFIX = ".keilref-fmt.tmp"
-"""The end of a temporary file's name; it starts with ``.`` and the target's name."""
+"""The end of a temporary file's name; :func:`temp_prefix` gives its start."""
 
 
 class ReplaceError(Exception):
@@ -56,23 +63,34 @@ class Replaced:
     """A file that was replaced, and what the user should know about it."""
 
     notes: tuple[str, ...] = ()
-    """Things done besides the rewrite (a leftover removed, a refusal overridden)."""
+    """Things done besides the rewrite (a refusal overridden)."""
 
 
-def temp_path(path: str) -> str:
-    """Where the new content of ``path`` is written before the rename."""
-    target = os.path.realpath(path)
-    directory, name = os.path.split(target)
-    return os.path.join(directory, f".{name}{TEMP_SUFFIX}")
+def temp_prefix(path: str) -> str:
+    """Where the new content of ``path`` is written before the rename: a file
+    whose name starts with this, then a random part, then :data:`TEMP_SUFFIX`."""
+    directory, name = os.path.split(os.path.realpath(path))
+    return os.path.join(directory, f".{name}.")
 
 
-def replace_file(path: str, data: bytes, read: FileState, *, force: bool = False) -> Replaced:
+def replace_file(
+    path: str,
+    data: bytes,
+    read: FileState,
+    *,
+    force: bool = False,
+    follow_symlinks: bool = False,
+    original: int | None = None,
+) -> Replaced:
     """Replace the content of ``path`` with ``data``, atomically.
 
-    ``read`` is the state of the file when its old content was read. Raises
-    :class:`ReplaceError`, with the file untouched, when any rule of the
-    module's docstring forbids the rewrite or the writing fails.
+    ``read`` is the state of the file when its old content was read, and
+    ``original`` the descriptor it was read from, when it is still open.
+    Raises :class:`ReplaceError`, with the file untouched, when any rule of
+    the module's docstring forbids the rewrite or the writing fails.
     """
+    if os.path.islink(path) and not follow_symlinks:
+        raise ReplaceError(symlink_refused(path))
     target = os.path.realpath(path)
     notes: list[str] = []
     try:
@@ -94,24 +112,22 @@ def replace_file(path: str, data: bytes, read: FileState, *, force: bool = False
                 "(the other names would keep the old text); left as it is (--force rewrites this name)"
             )
         notes.append(f"{path}: rewritten because of --force; its {before.st_nlink - 1} other hard link(s) keep the old text")
-    tmp = temp_path(path)
-    if os.path.lexists(tmp):
-        try:
-            os.unlink(tmp)
-        except OSError as e:
-            raise ReplaceError(f"{path}: cannot remove the leftover {tmp}: {e.strerror or e}") from None
-        notes.append(f"{path}: removed {tmp}, left by an interrupted run")
-    created = False
+    directory, prefix = os.path.split(temp_prefix(path))
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _FLAGS, 0o600)
-        created = True
+        # O_EXCL under a random name: this file is this run's alone, and the
+        # only one it ever removes.
+        fd, tmp = tempfile.mkstemp(suffix=TEMP_SUFFIX, prefix=prefix, dir=directory)
+    except OSError as e:
+        raise ReplaceError(f"{path}: cannot write: {e.strerror or e}") from None
+    created = True
+    try:
         try:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
-            os.fsync(fd)
             lost = _copy_metadata(fd, tmp, before)
-            mine = os.fstat(fd)
+            # The text and the mode on disk before any name points at them.
+            os.fsync(fd)
         finally:
             os.close(fd)
         if lost:
@@ -120,15 +136,12 @@ def replace_file(path: str, data: bytes, read: FileState, *, force: bool = False
                     f"{path}: the rewritten file cannot keep its {lost}; left as it is (--force rewrites it without)"
                 )
             notes.append(f"{path}: rewritten because of --force, without its {lost}")
-        # The last moment before the rename: the file must still be the one
-        # that was read, and the temporary file still the one written here.
-        if FileState.of(os.stat(target)) != read:
+        # The last moment before the rename: the file must still be the one that was read.
+        if not _unchanged(target, read, original):
             raise ReplaceError(_changed(path))
-        if os.lstat(tmp).st_ino != mine.st_ino:
-            raise ReplaceError(f"{path}: {tmp} was replaced by another process; left as it is")
         os.replace(tmp, target)
         created = False
-        _sync_directory(os.path.dirname(target))
+        _sync_directory(directory)
     except OSError as e:
         raise ReplaceError(f"{path}: cannot write: {e.strerror or e}") from None
     finally:
@@ -140,7 +153,22 @@ def replace_file(path: str, data: bytes, read: FileState, *, force: bool = False
     return Replaced(tuple(notes))
 
 
-_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+def symlink_refused(path: str, *, directory: bool = False) -> str:
+    """Why a symbolic link given by name is not followed, and how to ask for it."""
+    what = "the files in the directory it points to" if directory else "the file it points to"
+    return f"{path}: a symbolic link; nothing rewritten (--follow-symlinks rewrites {what}, keeping the link)"
+
+
+def _unchanged(target: str, read: FileState, original: int | None) -> bool:
+    """Whether ``target`` still names the file that was read, as it was read.
+
+    The open descriptor pins the inode: while it is open, no other file can
+    be given its number, so a path with the same device and inode is that
+    very file.
+    """
+    if original is not None and FileState.of(os.fstat(original)) != read:
+        return False
+    return FileState.of(os.stat(target)) == read
 
 
 def _changed(path: str) -> str:

@@ -13,6 +13,7 @@ import difflib
 import io
 import os
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from keilref.referee.batches import STDIN, Source
 from keilref.records.compression import compression_of
@@ -76,18 +77,38 @@ class Formatted:
         return "".join(out)
 
 
-def format_source(source: Source, *, write: bool = False, force: bool = False) -> Formatted:
+def format_source(
+    source: Source, *, write: bool = False, force: bool = False, follow_symlinks: bool = False
+) -> Formatted:
     """Format every game of ``source``; with ``write``, replace the file atomically.
 
     ``force`` lets an in-place rewrite go ahead on a read-only or
-    hard-linked file, or one whose owner or mode bits cannot be kept.
+    hard-linked file, or one whose owner or mode bits cannot be kept;
+    ``follow_symlinks`` lets it rewrite the file a symbolic link names.
     """
     if write and compression_of(source.name) is not None:
         # Writing the plain text back under a compressed name would ruin the file.
         raise FormatError(f"{shown_name(source.name)}: a compressed file is not rewritten in place (decompress it first)")
     if write and source.name == STDIN:
         raise FormatError("standard input cannot be rewritten in place")
-    original, state = _read(source)
+    original, state, kept = _read(source, keep_open=write)
+    try:
+        return _format(source, original, state, kept, write=write, force=force, follow_symlinks=follow_symlinks)
+    finally:
+        if kept is not None:
+            kept.close()
+
+
+def _format(
+    source: Source,
+    original: bytes,
+    state: FileState | None,
+    kept: BinaryIO | None,
+    *,
+    write: bool,
+    force: bool,
+    follow_symlinks: bool,
+) -> Formatted:
     records: list[Record] = []
     for item in iter_games(io.BytesIO(original), source.name):
         if isinstance(item, RecordError):
@@ -104,24 +125,43 @@ def format_source(source: Source, *, write: bool = False, force: bool = False) -
     if write and formatted.changed:
         assert state is not None
         try:
-            replaced = replace_file(source.name, data, state, force=force)
+            replaced = replace_file(
+                source.name,
+                data,
+                state,
+                force=force,
+                follow_symlinks=follow_symlinks,
+                original=None if kept is None else kept.fileno(),
+            )
         except ReplaceError as e:
             raise FormatError(str(e)) from None
         return Formatted(source.name, original, data, replaced.notes)
     return formatted
 
 
-def _read(source: Source) -> tuple[bytes, FileState | None]:
-    """The bytes of the source, and the state of the file they were read from."""
+def _read(source: Source, *, keep_open: bool = False) -> tuple[bytes, FileState | None, BinaryIO | None]:
+    """The bytes of the source, the state of the file they were read from,
+    and, with ``keep_open``, the file still open.
+
+    A file kept open cannot be swapped for another under the same inode
+    number, which the last check before a rename relies on. Windows does not
+    rename over a file that is open, so there the file is closed at once.
+    """
+    ours = source.name != STDIN  # standard input is not ours to close
+    keep_open = keep_open and ours and os.name != "nt"
     try:
         stream = source.open()
         try:
             # Taken before reading: a write during the read shows as a change.
-            state = None if source.name == STDIN else FileState.of(os.fstat(stream.fileno()))
-            return stream.read(), state
-        finally:
-            if source.name != STDIN:  # standard input is not ours to close
+            state = FileState.of(os.fstat(stream.fileno())) if ours else None
+            data = stream.read()
+        except BaseException:
+            if ours:
                 stream.close()
+            raise
+        if ours and not keep_open:
+            stream.close()
+        return data, state, stream if keep_open else None
     except OSError as e:
         raise FormatError(f"{shown_name(source.name)}: cannot read: {e.strerror or e}") from None
 

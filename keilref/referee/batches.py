@@ -80,6 +80,7 @@ def expand_paths(
     suffix: str = ".keil",
     compressed: bool = False,
     on_error: Callable[[PathError], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
 
@@ -88,15 +89,17 @@ def expand_paths(
     must not pass as "nothing failed". With ``on_error``, such a path is
     handed to it instead and the others are kept. A named pipe given by name
     is read like standard input (``<(zcat archive.keil.gz)``); a directory
-    search takes regular files only, and a subdirectory it cannot read
-    becomes a source that reads as one error, so that it is reported, not
-    skipped. With ``compressed``, directories are searched for compressed
-    records too (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``).
+    search takes regular files only, follows no symbolic link (to a file or
+    a directory), and a subdirectory it cannot read becomes a source that
+    reads as one error, so that it is reported, not skipped. With
+    ``compressed``, directories are searched for compressed records too
+    (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``). ``on_note`` is told, once
+    per directory, of the links its search skipped.
     """
     sources: list[Source] = []
     for given in paths:
         try:
-            sources.extend(_expand_path(given, suffix, compressed))
+            sources.extend(_expand_path(given, suffix, compressed, on_note))
         except PathError as e:
             if on_error is None:
                 raise
@@ -104,7 +107,7 @@ def expand_paths(
     return sources
 
 
-def _expand_path(given: str, suffix: str, compressed: bool) -> list[Source]:
+def _expand_path(given: str, suffix: str, compressed: bool, on_note: Callable[[str], None] | None) -> list[Source]:
     if given == STDIN:
         return [Source(STDIN)]
     p = Path(given)
@@ -115,7 +118,14 @@ def _expand_path(given: str, suffix: str, compressed: bool) -> list[Source]:
         return [Source(given)]
     if is_dir:
         endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
-        found = _walk(given, endings)
+        found, links = _walk(given, endings)
+        if links and on_note is not None:
+            # Said, not silent: a record behind a link would otherwise drop out of a check unnoticed.
+            first = f", the first {links[0]}" if len(links) > 1 else f": {links[0]}"
+            on_note(
+                f"{given}: {len(links)} symbolic link(s) not followed{first} "
+                "(a directory search stays inside the directory; give a link by name to read it)"
+            )
         if not found:
             raise PathError(f"{shown_name(given)}: directory holds no {suffix} records")
         return found
@@ -126,28 +136,38 @@ def _expand_path(given: str, suffix: str, compressed: bool) -> list[Source]:
     raise PathError(f"{shown_name(given)}: no such file or directory")
 
 
-def _walk(top: str, endings: tuple[str, ...]) -> list[Source]:
+def _walk(top: str, endings: tuple[str, ...]) -> tuple[list[Source], list[str]]:
     """The regular files under ``top`` whose names end in one of ``endings``, sorted, and each
-    subdirectory that cannot be read, in its place in the order."""
+    subdirectory that cannot be read, in its place in the order; then the
+    symbolic links skipped, sorted.
+
+    Symbolic links, to files (with one of ``endings``) or to directories,
+    are skipped: a walk stays inside the tree it was given (a link out of it
+    would have ``fmt --in-place`` rewrite a file elsewhere).
+    """
     found: list[Source] = []
+    links: list[str] = []
 
     def unreadable(e: OSError) -> None:
         name = e.filename if isinstance(e.filename, str) else top
         found.append(Source(name, unreadable=e.strerror or str(e)))
 
-    for root, dirs, files in os.walk(top, onerror=unreadable):
+    for root, dirs, files in os.walk(top, onerror=unreadable, followlinks=False):
         dirs.sort()
+        links.extend(path for path in (os.path.join(root, name) for name in dirs) if os.path.islink(path))
         for name in files:
             if name.endswith(endings):
                 path = os.path.join(root, name)
                 try:
-                    regular = stat.S_ISREG(os.stat(path).st_mode)
+                    mode = os.lstat(path).st_mode
                 except OSError as e:
                     found.append(Source(path, unreadable=e.strerror or str(e)))
                     continue
-                if regular:
+                if stat.S_ISREG(mode):
                     found.append(Source(path))
-    return sorted(found, key=lambda s: s.name)
+                elif stat.S_ISLNK(mode):
+                    links.append(path)
+    return sorted(found, key=lambda s: s.name), sorted(links)
 
 
 def _unreadable(source: Source, e: OSError) -> RecordError:
