@@ -345,3 +345,10 @@ def test_zstd_checksums_skippable_frames_and_many_frames_read_whole(tmp_path: Pa
         code, verdicts = jsonl(str(tmp_path / "cut.keil.zst"))
         assert code == EXIT_FAILED
         assert verdicts[-1]["error"]["message"] == "cannot read file: the zstd data ends too soon: the file is truncated", cut  # type: ignore[index]
+
+
+def test_the_expansion_cap_is_a_documented_number() -> None:
+    assert (BOMB_RATIO, MIN_CAP) == (1000, 10_000_000)
+    for doc in ("README.md", "docs/record-format.md"):
+        text = " ".join((ROOT / doc).read_text(encoding="utf-8").split())
+        assert "1,000 times its compressed size" in text and "always to 10,000,000 bytes" in text, doc
