@@ -10,13 +10,16 @@ stay about the same: linear growth):
   the next).
 
 Each size is checked by ``keilref check --jobs 1`` in a child process; its
-peak RSS comes from ``getrusage`` of the children. Full size:
+peak RSS comes from ``getrusage`` of the children. Then a compression bomb
+(``--bomb-mib``, 1 GiB of spaces) as ``.zst`` and as ``.gz``: its time and
+peak RSS until it is refused at its cap. Full size:
 ``--mb 25`` (100 MB comment, 10 MB game, 200,000 games at the larger size).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -82,9 +85,52 @@ def run(path: Path) -> tuple[float, int, str]:
     return seconds, max(rss, before), ",".join(statuses)
 
 
+_WITH_RUSAGE = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+proc = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"code": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
+                  "seconds": time.perf_counter() - start, "rss_kb": usage.ru_maxrss}))
+"""
+
+
+def compression_bombs(work: Path, mib: int) -> None:
+    """``mib`` MiB of spaces after one game, as .zst and as .gz: each is refused
+    at its cap (1,000 times its compressed size, at least 10 MB), reading a
+    chunk at a time. Each check runs under a parent of its own, so that its
+    peak RSS is its own, not the largest of all the runs so far."""
+    import gzip
+
+    import zstandard
+
+    game = (Path(__file__).resolve().parent.parent / "records" / "games" / "size5-keil-corner-ko.keil").read_bytes()
+    unit = b" " * (16 << 20)
+    packers = {
+        ".zst": lambda data: zstandard.ZstdCompressor().compress(data),
+        ".gz": lambda data: gzip.compress(data, compresslevel=9),
+    }
+    print(f"compression bomb ({mib} MiB of spaces)  compressed KB   seconds   peak RSS MB  verdict")
+    for suffix, pack in packers.items():
+        # Units repeated as frames or members: as large a bomb costs nothing more to make.
+        path = work / f"bomb.keil{suffix}"
+        path.write_bytes(pack(game) + pack(unit) * (mib // 16))
+        out = subprocess.run(
+            [sys.executable, "-c", _WITH_RUSAGE, sys.executable, "-m", "keilref", "check", "--jobs", "1", str(path)],
+            capture_output=True, text=True, check=True,
+        )
+        got = json.loads(out.stdout)
+        if got["code"] != 1 or "Traceback" in got["stderr"]:
+            raise SystemExit(f"check of the {suffix} bomb failed: {got['stderr'][-500:]}")
+        verdict = got["stdout"].splitlines()[0].split(": ", 1)[1]
+        print(f"{suffix:<36} {path.stat().st_size / 1000:14.1f} {got['seconds']:9.2f} {got['rss_kb'] / 1024:13.0f}  {verdict}")
+        path.unlink()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mb", type=float, default=25.0, help="the smaller size, in MB (the larger is 4x)")
+    ap.add_argument("--bomb-mib", type=int, default=1024, help="the decompressed size of the compression bombs, in MiB")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="keilref-bench-"))
     try:
@@ -102,6 +148,7 @@ def main() -> None:
                 mb = nbytes / 1e6
                 print(f"{name:<29} {mb:8.1f} {seconds:9.2f} {seconds / mb:7.3f} {rss_kb / 1024:12.0f}  {statuses}")
                 path.unlink()
+        compression_bombs(work, args.bomb_mib)
     finally:
         for p in work.iterdir():
             p.unlink()

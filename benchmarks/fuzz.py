@@ -13,6 +13,11 @@ must hold these properties:
   same records, formatting it again changes nothing, and checking it gives
   the same verdicts.
 
+Each run also checks a fixed set of compression bombs, one per format,
+each behind a game of the pool: every one is one ``error`` at 1:1 saying
+it is a compression bomb, refused without memory growing with it; and
+inputs of the pool, compressed, read as they do plain.
+
 Run ``python benchmarks/fuzz.py --seconds 20 --seed 1`` (CI) or longer,
 e.g. ``--seconds 3600 --seed $RANDOM``; a failing input is written to
 ``--out`` and the run exits 1.
@@ -129,6 +134,55 @@ def check_one(data: bytes, rng: random.Random) -> None:
     assert rechecked == [essence(v) for v in verdicts], "checking after fmt gives other verdicts"
 
 
+BOMB_MIB = {".gz": 48, ".bz2": 256, ".xz": 256, ".zst": 256}
+"""Spaces in each bomb: gzip cannot expand past about 1,030 times, so its
+bomb is just past its cap; the others are far past it, and cost no more."""
+
+
+def check_compression(rng: random.Random, pool: list[bytes]) -> None:
+    import bz2
+    import gzip
+    import lzma
+    import resource
+    import tempfile
+
+    import zstandard
+
+    from keilref.referee.batches import check_file
+    from keilref.records.compression import compression_of
+    from keilref.referee.verdict import Status
+
+    pack = {
+        ".gz": lambda data: gzip.compress(data, compresslevel=9),
+        ".bz2": bz2.compress,
+        ".xz": lzma.compress,
+        ".zst": lambda data: zstandard.ZstdCompressor().compress(data),
+    }
+    unit = b" " * (16 << 20)
+    with tempfile.TemporaryDirectory(prefix="keilref-fuzz-") as work:
+        for suffix, compress in pack.items():
+            path = Path(work) / f"bomb.keil{suffix}"
+            # Spaces compressed once, repeated as members, streams or frames.
+            path.write_bytes(compress(rng.choice(pool) + b"\n") + compress(unit) * (BOMB_MIB[suffix] // 16))
+            before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+            verdicts = check_file(path)
+            grew_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+            assert [v.status for v in verdicts] == [Status.ERROR], f"{suffix} bomb: {verdicts}"
+            error = verdicts[0].error
+            assert error is not None and (error.line, error.column) == (1, 1), f"{suffix} bomb: {error}"
+            assert error.message.endswith(": a compression bomb?"), f"{suffix} bomb: {error.message}"
+            assert grew_mb < 64, f"{suffix} bomb: memory grew by {grew_mb:.0f} MB"
+            data = rng.choice(pool)
+            plain, packed = Path(work) / "input.keil", Path(work) / f"input.keil{suffix}"
+            plain.write_bytes(data)
+            packed.write_bytes(compress(data))
+            assert compression_of(packed.name) is not None
+            got = [(v.game, v.status, v.computed, v.error) for v in check_file(packed)]
+            assert got == [(v.game, v.status, v.computed, v.error) for v in check_file(plain)], (
+                f"{suffix}: the compressed input reads otherwise than the plain one"
+            )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
@@ -139,6 +193,12 @@ def main() -> int:
     rng = random.Random(args.seed)
     pool = seeds(rng)
     started = time.perf_counter()
+    try:
+        check_compression(rng, pool)
+    except Exception:  # noqa: BLE001
+        traceback.print_exc()
+        print(f"fuzz: compression bombs failed (seed {args.seed})", file=sys.stderr)
+        return 1
     tried = 0
     while time.perf_counter() - started < args.seconds and (not args.inputs or tried < args.inputs):
         base = rng.choice(pool)

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import bz2
+import contextlib
+import functools
 import gzip
 import json
 import lzma
+import os
+import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cli_support import ROOT, run
 from keilref.cli import EXIT_FAILED, EXIT_OK
-from keilref.records.compression import open_record_file
+from keilref.records.compression import BOMB_RATIO, MIN_CAP, open_record_file
 from keilref.engine.generate import random_games, to_record
 from keilref.records.parser import iter_games
 from keilref.records.record import Record
@@ -178,3 +184,171 @@ def test_fmt_never_rewrites_a_compressed_file_in_place(tmp_path: Path) -> None:
     assert result.exit_code == EXIT_FAILED
     assert "not rewritten in place" in result.stderr
     assert packed.read_bytes() == original
+
+
+# --- compression bombs ----------------------------------------------------------------
+
+PIECE = 16 << 20
+"""Spaces compressed as one unit of a bomb; bombs are units repeated, as
+gzip members, bzip2 and xz streams, or zstd frames, which cost nothing to
+make however far they expand."""
+
+
+@functools.cache
+def bomb_unit(suffix: str) -> bytes:
+    spaces = b" " * PIECE
+    if suffix == ".gz":
+        return gzip.compress(spaces, compresslevel=9)  # about 1,030 times: gzip's most
+    return COMPRESS[suffix](spaces)
+
+
+def bomb(suffix: str, pieces: int) -> bytes:
+    """Two good games, then ``pieces`` times 16 MiB of spaces: a file that
+    expands past its cap after a game that could be read whole."""
+    return COMPRESS[suffix](GOOD.read_bytes() + b"\n" + GOOD.read_bytes()) + bomb_unit(suffix) * pieces
+
+
+WITH_RUSAGE = """
+import json, resource, subprocess, sys
+proc = subprocess.run(sys.argv[1:], capture_output=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"code": proc.returncode, "stdout": proc.stdout.decode(), "stderr": proc.stderr.decode(),
+                  "rss_kb": usage.ru_maxrss, "cpu": usage.ru_utime + usage.ru_stime}))
+"""
+
+
+def measured_check(path: Path) -> dict[str, Any]:
+    """``keilref check`` in a process of its own, with its peak memory and CPU time
+    (from a parent of its own, so that no other child's figures mix in)."""
+    out = subprocess.run(
+        [sys.executable, "-c", WITH_RUSAGE, sys.executable, "-m", "keilref", "check", "--jobs", "1", "--format", "jsonl", str(path)],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )
+    result: dict[str, Any] = json.loads(out.stdout)
+    assert "Traceback" not in result["stderr"], result["stderr"]
+    result["verdicts"] = [json.loads(line) for line in result["stdout"].splitlines()]
+    return result
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_every_read_returns_at_most_what_was_asked(tmp_path: Path, suffix: str) -> None:
+    """However far the data expands (here 8 MiB of spaces from a few hundred
+    bytes, under the cap), a read gives no more than it was asked for."""
+    packed = tmp_path / f"spaces.keil{suffix}"
+    packed.write_bytes(COMPRESS[suffix](b" " * (8 << 20)))
+    stream = open_record_file(str(packed))
+    sizes = []
+    while data := stream.read(4096):
+        sizes.append(len(data))
+    stream.close()
+    assert sum(sizes) == 8 << 20
+    assert max(sizes) <= 4096
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_a_compression_bomb_is_one_error_at_the_start_of_its_file(tmp_path: Path, suffix: str) -> None:
+    small = tmp_path / f"small.keil{suffix}"
+    small.write_bytes(COMPRESS[suffix](GOOD.read_bytes()))
+    baseline = measured_check(small)
+    assert baseline["code"] == EXIT_OK
+    packed = bomb(suffix, 8)  # 128 MiB of spaces after the games
+    path = tmp_path / f"bomb.keil{suffix}"
+    path.write_bytes(packed)
+    got = measured_check(path)
+    assert got["code"] == EXIT_FAILED
+    # The whole file is refused: the good games before the bomb are not read.
+    assert [(v["status"], v["game"], v["line"]) for v in got["verdicts"]] == [("error", 1, 1)]
+    error = got["verdicts"][0]["error"]
+    assert (error["line"], error["column"]) == (1, 1)
+    cap = max(BOMB_RATIO * len(packed), MIN_CAP)
+    label = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}[suffix]
+    assert error["message"] == (
+        f"cannot read file: the {label} data expands past {cap:,} bytes, the cap for its "
+        f"{len(packed):,} compressed bytes (1,000 times as many, and at least 10,000,000): a compression bomb?"
+    )
+    # Read a chunk at a time and dropped: memory stays near that of a small
+    # file's check (read whole, about twice it).
+    assert got["rss_kb"] < baseline["rss_kb"] * 1.5, (got["rss_kb"], baseline["rss_kb"])
+
+
+# Two bombs of each kind, the larger expanding to 4 to 8 times the smaller, both
+# small enough to have the least cap (xz cannot pass about 7,000 times). gzip
+# is left out: it cannot pass about 1,030 times, so its cap is never far below
+# a gzip bomb's size, and there is no rest of the bomb to skip.
+BOMB_PAIRS = {".bz2": (2, 16), ".xz": (1, 4), ".zst": (2, 16)}
+
+
+@pytest.mark.parametrize("suffix", sorted(BOMB_PAIRS))
+def test_a_compression_bomb_costs_its_cap_not_its_size(tmp_path: Path, suffix: str) -> None:
+    """Refused after reading about the cap: a larger bomb costs no more."""
+    costs = []
+    for pieces in BOMB_PAIRS[suffix]:
+        path = tmp_path / f"bomb{pieces}.keil{suffix}"
+        path.write_bytes(bomb(suffix, pieces))
+        runs = [measured_check(path) for _ in range(2)]  # the least of two: a busy machine adds, never takes
+        for got in runs:
+            assert got["code"] == EXIT_FAILED
+            assert [v["status"] for v in got["verdicts"]] == ["error"]
+        costs.append(min(got["cpu"] for got in runs))
+    small, large = costs
+    # Read whole, the larger costs 1.6 (xz) to 3.8 (bzip2) times the smaller.
+    assert large < small * 1.4, f"{large:.2f} s of CPU for the larger bomb, against {small:.2f} s"
+
+
+def test_a_bomb_in_a_pipe_is_refused_once_it_passes_its_cap(tmp_path: Path) -> None:
+    """A pipe is read once, as it streams: the games read before the cap is
+    hit are checked, then the file is one error more, at its start. (The
+    game still being read, whose end was not seen, is not among them.)"""
+    pipe = tmp_path / "stream.keil.bz2"
+    os.mkfifo(pipe)
+    data = bomb(".bz2", 2)
+
+    def feed() -> None:
+        with contextlib.suppress(BrokenPipeError), pipe.open("wb") as f:
+            f.write(data)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    try:
+        code, got = jsonl(str(pipe))
+    finally:
+        with contextlib.suppress(OSError):  # a reader that gave up early leaves the writer blocked
+            os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+        writer.join(timeout=10)
+    assert code == EXIT_FAILED
+    assert [(v["status"], v["game"]) for v in got] == [("ok", 1), ("error", 2)]  # the second game is lost
+    error = got[1]["error"]
+    assert isinstance(error, dict)
+    assert (error["line"], error["column"]) == (1, 1)
+    assert "the bzip2 data expands past 10,000,000 bytes, the cap for its " in error["message"]
+    assert "compressed bytes read so far" in error["message"]
+
+
+def test_zstd_checksums_skippable_frames_and_many_frames_read_whole(tmp_path: Path) -> None:
+    data = archive_text()
+    half = len(data) // 2
+    cut_at = data.rindex(b"\n[", 0, half) + 1  # frames end between games, as a writer's flushes might
+    checksummed = zstandard.ZstdCompressor(write_checksum=True, write_content_size=True)
+    plain = zstandard.ZstdCompressor(write_content_size=False)
+    skippable = (0x184D2A5A).to_bytes(4, "little") + (5).to_bytes(4, "little") + b"notes"
+    packed = skippable + checksummed.compress(data[:cut_at]) + skippable + plain.compress(data[cut_at:])
+    (tmp_path / "archive.keil").write_bytes(data)
+    whole = tmp_path / "archive.keil.zst"
+    whole.write_bytes(packed)
+    code_plain, expected = jsonl(str(tmp_path / "archive.keil"))
+    code, got = jsonl(str(whole))
+    assert code == code_plain
+    assert without_file(got) == without_file(expected)
+    # Cut inside the last frame's blocks or checksum: the end is seen to be missing.
+    for cut in (1, 4, len(packed) - len(skippable) - 9):
+        (tmp_path / "cut.keil.zst").write_bytes(packed[:-cut])
+        code, verdicts = jsonl(str(tmp_path / "cut.keil.zst"))
+        assert code == EXIT_FAILED
+        assert verdicts[-1]["error"]["message"] == "cannot read file: the zstd data ends too soon: the file is truncated", cut  # type: ignore[index]
+
+
+def test_the_expansion_cap_is_a_documented_number() -> None:
+    assert (BOMB_RATIO, MIN_CAP) == (1000, 10_000_000)
+    for doc in ("README.md", "docs/record-format.md"):
+        text = " ".join((ROOT / doc).read_text(encoding="utf-8").split())
+        assert "1,000 times its compressed size" in text and "always to 10,000,000 bytes" in text, doc

@@ -10,12 +10,15 @@ the output is the same as a serial run's, byte for byte.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import io
 import os
 import signal
 import stat
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -42,6 +45,9 @@ IN_FLIGHT_PER_WORKER = 3
 MAX_JOBS = 1024
 """The most worker processes one may ask for; more is a usage error. Within
 it, a request beyond the number of cores is lowered to that number."""
+PARENT_POLL_SECONDS = 0.2
+"""How often a worker that cannot ask the kernel to end it with its parent
+looks whether its parent is still there."""
 
 _T = TypeVar("_T")
 
@@ -318,7 +324,12 @@ def map_batches(
     window = max(jobs, 1) * IN_FLIGHT_PER_WORKER
     # A given executor belongs to the caller: it is used, not shut down.
     owned: contextlib.AbstractContextManager[Executor] = (
-        ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts_to_the_parent)
+        ProcessPoolExecutor(
+            max_workers=jobs,
+            initializer=_start_worker,
+            # The workers are started by this thread (at the first submit).
+            initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
+        )
         if executor is None
         else contextlib.nullcontext(executor)
     )
@@ -354,6 +365,68 @@ def _leave_interrupts_to_the_parent() -> None:
     """In a worker: Ctrl-C reaches the whole process group, and the parent
     decides; a worker interrupted on its own would print a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_worker(parent: int, forked_by_main_thread: bool) -> None:
+    _leave_interrupts_to_the_parent()
+    _die_with_parent(parent, forked_by_main_thread)
+
+
+def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
+    """In a worker: end when the process it works for (``parent``) ends.
+
+    A parent killed outright (SIGKILL, the OOM killer) cannot stop its
+    workers, which would run on to the end of their batches with nobody to
+    read their results, holding the parent's output open. On Linux the
+    kernel kills the worker (PR_SET_PDEATHSIG); elsewhere a thread of the
+    worker looks for its parent every :data:`PARENT_POLL_SECONDS`.
+    """
+    if os.getppid() != parent:
+        # Not the parent's own child: started by a fork server (Python 3.14's
+        # default on Linux), or the parent is already gone.
+        if not _alive(parent):
+            os._exit(1)
+        _watch(lambda: _alive(parent))
+        return
+    # The kernel's signal comes when the *thread* that forked the worker
+    # ends, not its process: only the main thread lasts as long as that.
+    if forked_by_main_thread and _kill_on_parent_death():
+        if os.getppid() != parent:  # it died before the request was made
+            os._exit(1)
+        return
+    _watch(lambda: os.getppid() == parent)
+
+
+def _kill_on_parent_death() -> bool:
+    """Ask the kernel for SIGKILL when this process's parent ends; ``False``
+    where that cannot be asked (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        return bool(libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # there, but not ours to signal
+    return True
+
+
+def _watch(parent_there: Callable[[], bool]) -> None:
+    def watch() -> None:
+        while parent_there():
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="keilref-parent-watch", daemon=True).start()
 
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:
