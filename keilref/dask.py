@@ -31,7 +31,8 @@ import dask.bag as db
 from distributed import Client
 from distributed.comm.addressing import parse_address, parse_host_port
 
-from keilref.referee.batches import STDIN, PathError, Source, check_file, check_sources, expand_paths
+from keilref.referee.batches import check_file, check_sources
+from keilref.records.sources import STDIN, PathError, Source, expand_paths
 from keilref.errors import wrong_type
 from keilref.escaping import shown_name
 from keilref.files import bad_name as _bad_name

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 import keilref
 import keilref.dask
 import keilref.formats.svg
-from keilref.referee.batches import PathError
+from keilref.records.sources import PathError
 
 from cli_support import ROOT
 

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from keilref.formats import junit
 from keilref.formats import text as report
-from keilref.referee.batches import Source, check_sources, expand_paths
+from keilref.referee.batches import check_sources
+from keilref.records.sources import Source, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.engine.generate import random_game, random_games, to_record
 from keilref.records.parser import iter_games

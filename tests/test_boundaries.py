@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from keilref.referee.batches import Source, expand_paths
+from keilref.records.sources import Source, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.errors import RecordError
 from keilref.records.parser import MAX_GAME_BYTES, MAX_TURNS, iter_games, split_games

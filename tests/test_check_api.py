@@ -11,7 +11,8 @@ import pytest
 
 import keilref
 from cli_support import ROOT
-from keilref.referee.batches import check_sources, expand_paths
+from keilref.referee.batches import check_sources
+from keilref.records.sources import expand_paths
 from keilref.referee.verdict import Status
 
 

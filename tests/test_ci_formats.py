@@ -15,7 +15,8 @@ import jsonschema
 import pytest
 
 from cli_support import ROOT, run
-from keilref.referee.batches import check_sources, expand_paths
+from keilref.referee.batches import check_sources
+from keilref.records.sources import expand_paths
 from keilref.formats.findings import RULES
 from keilref.formats.gitlab import SEVERITIES
 

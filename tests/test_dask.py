@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from cli_support import ROOT
-from keilref.referee.batches import BATCH_GAMES, check_sources, expand_paths
+from keilref.referee.batches import BATCH_GAMES, check_sources
+from keilref.records.sources import expand_paths
 from keilref.engine.generate import random_games, to_record
 from keilref.records.writer import write_record
 
@@ -148,7 +149,7 @@ def test_a_result_bag_reads_into_a_summary(client: Any, archive: Path) -> None:
 
 @needs_dask
 def test_check_bag_refuses_what_names_nothing(tmp_path: Path) -> None:
-    from keilref.referee.batches import PathError
+    from keilref.records.sources import PathError
     from keilref.dask import check_bag
 
     with pytest.raises(PathError, match="no file matches"):

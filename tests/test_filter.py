@@ -13,7 +13,7 @@ import pytest
 
 from cli_support import ROOT, run
 from keilref.referee import filter as filtering
-from keilref.referee.batches import expand_paths, read_source
+from keilref.records.sources import expand_paths, read_source
 from keilref.cli import EXIT_OK, EXIT_USAGE
 from keilref.engine.generate import random_games, to_record
 from keilref.records.record import Comment, Record, Tag

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from keilref.records import reformat as formatting
-from keilref.referee.batches import Source
+from keilref.records.sources import Source
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 
 runner = CliRunner()

@@ -23,7 +23,7 @@ from typer.testing import CliRunner, Result
 
 from keilref.records import reformat as formatting
 from keilref.records import inplace
-from keilref.referee.batches import Source
+from keilref.records.sources import Source
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.records.record import Record
 

@@ -264,6 +264,6 @@ def test_the_viewer_data_replays_every_game(tmp_path: Path, at_the_root: None) -
 
 
 def read_source_records(file: str) -> list[Record | RecordError]:
-    from keilref.referee.batches import Source, read_source
+    from keilref.records.sources import Source, read_source
 
     return list(read_source(Source(file)))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import keilref
-from keilref.referee.batches import Source, read_source
+from keilref.records.sources import Source, read_source
 from keilref.engine.game import Game
 from keilref.referee.verdict import adjudicate
 

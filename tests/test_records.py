@@ -26,7 +26,8 @@ for _path in (ROOT, TESTS):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from keilref.referee.batches import Source, check_sources, expand_paths, read_source  # noqa: E402
+from keilref.referee.batches import check_sources  # noqa: E402
+from keilref.records.sources import Source, expand_paths, read_source  # noqa: E402
 from keilref.records.record import Record  # noqa: E402
 from keilref.referee.settings import read_setup  # noqa: E402
 from keilref.referee.verdict import Status, Verdict, adjudicate  # noqa: E402

@@ -30,7 +30,8 @@ for _path in (ROOT, TESTS):
 import reference_dehil as R  # noqa: E402
 
 import keilref.engine.dehil  # noqa: E402,F401  (registers the rule set)
-from keilref.referee.batches import Source, check_sources, expand_paths, read_source  # noqa: E402
+from keilref.referee.batches import check_sources  # noqa: E402
+from keilref.records.sources import Source, expand_paths, read_source  # noqa: E402
 from keilref.values import Color  # noqa: E402
 from keilref.engine.game import new_game  # noqa: E402
 from keilref.records.record import Record  # noqa: E402

@@ -33,7 +33,8 @@ for _path in (ROOT, TESTS):
 import reference_yugo as R  # noqa: E402
 
 from keilref import Color, ConfigError  # noqa: E402
-from keilref.referee.batches import Source, check_sources, expand_paths, read_source  # noqa: E402
+from keilref.referee.batches import check_sources  # noqa: E402
+from keilref.records.sources import Source, expand_paths, read_source  # noqa: E402
 from keilref.values import Result  # noqa: E402
 from keilref.records.record import Record  # noqa: E402
 from keilref.referee.settings import read_setup  # noqa: E402

@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 import keilref
-from keilref.referee.batches import Source, check_sources
+from keilref.referee.batches import check_sources
+from keilref.records.sources import Source
 from keilref.cli import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.records.parser import parse_games
 from keilref.referee.verdict import Status, adjudicate

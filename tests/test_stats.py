@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cli_support import ROOT, run
-from keilref.referee.batches import expand_paths
+from keilref.records.sources import expand_paths
 from keilref.cli import EXIT_OK, EXIT_USAGE
 from keilref.values import Result, format_number
 from keilref.engine.generate import GeneratedGame, random_games, to_record

@@ -110,7 +110,8 @@ def test_a_worker_whose_parent_is_there_works_on(forked_by_main_thread: bool) ->
 CHECK_WITH_START_METHOD = """
 import json, multiprocessing, sys
 multiprocessing.set_start_method(sys.argv[1])
-from keilref.referee.batches import Source, check_sources
+from keilref.referee.batches import check_sources
+from keilref.records.sources import Source
 verdicts = check_sources([Source(sys.argv[2])], jobs=2, parallel_threshold=0)
 print(json.dumps([[v.game, v.status.value] for v in verdicts]))
 """

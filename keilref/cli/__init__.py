@@ -23,16 +23,8 @@ from typer.core import TyperArgument, TyperGroup
 
 from keilref.records import reformat as formatting
 from keilref.formats import text as report
-from keilref.referee.batches import (
-    MAX_JOBS,
-    STDIN,
-    PathError,
-    Source,
-    bounded_jobs,
-    check_sources,
-    expand_paths,
-    read_source,
-)
+from keilref.referee.batches import MAX_JOBS, bounded_jobs, check_sources
+from keilref.records.sources import STDIN, PathError, Source, expand_paths, read_source
 from keilref.cli.terminal import ChoiceError, Interrupts, ascii_fallback, choose, excerpt
 from keilref.values import Color, format_number
 from keilref.escaping import runner_command_line, shown_name

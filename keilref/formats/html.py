@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from keilref.formats import svg
-from keilref.referee.batches import STDIN
+from keilref.records.sources import STDIN
 from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError

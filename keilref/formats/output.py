@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple, Protocol
 
 from keilref.formats import text as report
-from keilref.referee.batches import PARALLEL_THRESHOLD, Batch, Source, check_batch, map_batches
+from keilref.referee.batches import PARALLEL_THRESHOLD, Batch, check_batch, map_batches
+from keilref.records.sources import Source
 from keilref.referee.verdict import Verdict
 
 LINE_FORMATS = ("text", "jsonl")

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from keilref.referee.batches import STDIN, Source
+from keilref.records.sources import STDIN, Source
 from keilref.records.compression import compression_of
 from keilref.escaping import shown_name
 from keilref.errors import RecordError

@@ -1,4 +1,4 @@
-"""Finding records on disk and checking them: paths in, verdicts out, in input order.
+"""Checking archives: sources in, verdicts out, in input order.
 
 The main process only cuts files into games (cheap: a regex over bytes) and
 hands batches of raw games to worker processes, which parse and adjudicate
@@ -15,27 +15,23 @@ import functools
 import io
 import os
 import signal
-import stat
 import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO, TypeVar
+from dataclasses import dataclass
+from typing import TypeVar
 
-from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.errors import RecordError, wrong_type
-from keilref.escaping import shown_name
-from keilref.files import refusal, unreadable
+from keilref.files import unreadable
 from keilref.engine.rules import find_rules
-from keilref.records.parser import GameBytes, iter_games, read_game, split_games
+from keilref.records.parser import GameBytes, read_game, split_games
 from keilref.records.record import Record
 from keilref.referee.verdict import Verdict, adjudicate
+from keilref.records.sources import STDIN, Source, unreadable_error
 
-STDIN = "-"
 BATCH_GAMES = 250
 """Games per unit of work: large enough that process hand-offs cost little."""
 BATCH_BYTES = 1 << 20
@@ -50,151 +46,6 @@ PARENT_POLL_SECONDS = 0.2
 looks whether its parent is still there."""
 
 _T = TypeVar("_T")
-
-
-class PathError(Exception):
-    """A path on the command line that names nothing to check."""
-
-
-@dataclass(frozen=True)
-class Source:
-    """One file to read: ``name`` is how it is shown, as the user gave it."""
-
-    name: str
-    unreadable: str | None = field(default=None, kw_only=True)
-    """Why this path cannot be read, when that is known before opening it."""
-
-    def open(self) -> BinaryIO:
-        if self.unreadable is not None:
-            raise OSError(0, self.unreadable, self.name)
-        if self.name == STDIN:
-            return sys.stdin.buffer
-        return open_record_file(self.name)
-
-    def size(self) -> int | None:
-        if self.unreadable is not None or self.name == STDIN or compression_of(self.name) is not None:
-            return None  # the size of the text is not known before reading it
-        try:
-            return os.path.getsize(self.name)
-        except OSError:
-            return None
-
-
-def expand_paths(
-    paths: Sequence[str],
-    *,
-    suffix: str = ".keil",
-    compressed: bool = False,
-    on_error: Callable[[PathError], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-) -> list[Source]:
-    """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
-
-    Raises :class:`PathError` for a path that does not exist, a directory
-    holding no records, or a device (``/dev/zero`` would never end): a typo
-    must not pass as "nothing failed". With ``on_error``, such a path is
-    handed to it instead and the others are kept. A named pipe given by name
-    is read like standard input (``<(zcat archive.keil.gz)``); a directory
-    search takes regular files only, follows no symbolic link (to a file or
-    a directory), and a subdirectory it cannot read becomes a source that
-    reads as one error, so that it is reported, not skipped. With
-    ``compressed``, directories are searched for compressed records too
-    (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``). ``on_note`` is told, once
-    per directory, of the links its search skipped.
-    """
-    sources: list[Source] = []
-    for given in paths:
-        try:
-            sources.extend(_expand_path(given, suffix, compressed, on_note))
-        except PathError as e:
-            if on_error is None:
-                raise
-            on_error(e)
-    return sources
-
-
-def _expand_path(given: str, suffix: str, compressed: bool, on_note: Callable[[str], None] | None) -> list[Source]:
-    if given == STDIN:
-        return [Source(STDIN)]
-    p = Path(given)
-    try:
-        is_dir, exists = p.is_dir(), p.exists()
-    except OSError:
-        # Not even looked into (permissions): reading it will say why.
-        return [Source(given)]
-    if is_dir:
-        endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
-        found, links = _walk(given, endings)
-        if links and on_note is not None:
-            # Said, not silent: a record behind a link would otherwise drop out of a check unnoticed.
-            first = f", the first {links[0]}" if len(links) > 1 else f": {links[0]}"
-            on_note(
-                f"{given}: {len(links)} symbolic link(s) not followed{first} "
-                "(a directory search stays inside the directory; give a link by name to read it)"
-            )
-        if not found:
-            raise PathError(f"{shown_name(given)}: directory holds no {suffix} records")
-        return found
-    if exists:
-        if refusal(os.stat(given).st_mode, pipes=True) is not None:
-            raise PathError(f"{shown_name(given)}: not a regular file (a device or socket is never read)")
-        return [Source(given)]
-    raise PathError(f"{shown_name(given)}: no such file or directory")
-
-
-def _walk(top: str, endings: tuple[str, ...]) -> tuple[list[Source], list[str]]:
-    """The regular files under ``top`` whose names end in one of ``endings``, sorted, and each
-    subdirectory that cannot be read, in its place in the order; then the
-    symbolic links skipped, sorted.
-
-    Symbolic links, to files (with one of ``endings``) or to directories,
-    are skipped: a walk stays inside the tree it was given (a link out of it
-    would have ``fmt --in-place`` rewrite a file elsewhere).
-    """
-    found: list[Source] = []
-    links: list[str] = []
-
-    def unreadable(e: OSError) -> None:
-        name = e.filename if isinstance(e.filename, str) else top
-        found.append(Source(name, unreadable=e.strerror or str(e)))
-
-    for root, dirs, files in os.walk(top, onerror=unreadable, followlinks=False):
-        dirs.sort()
-        links.extend(path for path in (os.path.join(root, name) for name in dirs) if os.path.islink(path))
-        for name in files:
-            if name.endswith(endings):
-                path = os.path.join(root, name)
-                try:
-                    mode = os.lstat(path).st_mode
-                except OSError as e:
-                    found.append(Source(path, unreadable=e.strerror or str(e)))
-                    continue
-                if stat.S_ISREG(mode):
-                    found.append(Source(path))
-                elif stat.S_ISLNK(mode):
-                    links.append(path)
-    return sorted(found, key=lambda s: s.name), sorted(links)
-
-
-def _unreadable(source: Source, e: OSError) -> RecordError:
-    what = "directory" if source.unreadable is not None and os.path.isdir(source.name) else "file"
-    return RecordError(f"cannot read {what}: {e.strerror or e}", 1, 1, filename=source.name)
-
-
-def read_source(source: Source) -> Iterator[Record | RecordError]:
-    """The games of one source; an unreadable file gives one error."""
-    try:
-        stream = source.open()
-    except OSError as e:
-        yield _unreadable(source, e)
-        return
-    try:
-        yield from iter_games(stream, source.name)
-    except OSError as e:
-        yield _unreadable(source, e)
-    finally:
-        if source.name != STDIN:
-            stream.close()
 
 
 @dataclass(frozen=True)
@@ -218,7 +69,7 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
         try:
             stream = source.open()
         except OSError as e:
-            yield Batch(source.name, index, (), 0, _unreadable(source, e))
+            yield Batch(source.name, index, (), 0, unreadable_error(source, e))
             continue
         try:
             for piece in split_games(stream):
@@ -232,7 +83,7 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
             if games:
                 yield Batch(source.name, index, tuple(games), nbytes)
                 index += sum(1 for g in games if g.counts)
-            yield Batch(source.name, index, (), 0, _unreadable(source, e))
+            yield Batch(source.name, index, (), 0, unreadable_error(source, e))
             continue
         finally:
             if source.name != STDIN:

@@ -32,7 +32,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from keilref.referee.batches import STDIN, Batch, Source, checked_games, map_batches
+from keilref.referee.batches import Batch, checked_games, map_batches
+from keilref.records.sources import STDIN, Source
 from keilref.escaping import runner_command_line, shown_name
 from keilref.errors import ConfigError
 from keilref.records.parser import read_game, split_games

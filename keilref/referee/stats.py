@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from keilref.referee.batches import Source, check_sources
+from keilref.referee.batches import check_sources
+from keilref.records.sources import Source
 from keilref.values import Color, Result, ResultKind, Score
 from keilref.errors import ConfigError
 from keilref.engine.rules import find_rules
