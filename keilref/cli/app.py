@@ -1,0 +1,250 @@
+"""The ``keilref`` application: its options, exit codes, and what every command shares.
+
+Errors go to stderr as one line; results go to stdout. Exit codes are the
+named constants below.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
+
+import typer
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer._click import Command, Context
+from typer.core import TyperArgument, TyperGroup
+
+from keilref.formats import text as report
+from keilref.referee.batches import MAX_JOBS, bounded_jobs
+from keilref.records.sources import Source
+from keilref.cli.terminal import ChoiceError, choose, excerpt
+from keilref.escaping import shown_name
+from keilref.engine.rules import all_rules
+
+if TYPE_CHECKING:
+    pass
+
+EXIT_OK = 0
+"""No game failed."""
+EXIT_FAILED = 1
+"""A game failed (mismatch, illegal, error), or a file would be reformatted."""
+EXIT_USAGE = 2
+"""The command line was wrong: no such path, a bad option value."""
+
+EXIT_INTERRUPTED = 130
+"""Ctrl-C: the check stopped part way (128 + SIGINT, as the shell reports it)."""
+
+EXIT_BROKEN_PIPE = 141
+"""The reader went away (``keilref check ... | head``): the check did not finish,
+so neither 0 nor 1 would be true; 128 + SIGPIPE, as the shell reports it."""
+
+
+def _broken_pipe(e: BaseException | None) -> bool:
+    return isinstance(e, OSError) and e.errno == errno.EPIPE
+
+
+class _PlainArgument(TyperArgument):
+    """An argument shown in help by its metavar alone (``PATH...``), not its Python type."""
+
+    def display_type_rich(self, ctx: Context) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        name = self.metavar or self.name or ""
+        return name if self.required else f"[{name}]"
+
+
+class _OneLineErrors(TyperGroup):
+    """Usage errors as one line on stderr (``keilref: ...``), exit code 2."""
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        command = super().get_command(ctx, cmd_name)
+        for param in command.params if command is not None else ():
+            if type(param) is TyperArgument:
+                param.__class__ = _PlainArgument
+        return command
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except SystemExit as e:
+            if not _broken_pipe(e.__context__):
+                raise
+            rv = EXIT_BROKEN_PIPE
+        except BrokenPipeError:
+            rv = EXIT_BROKEN_PIPE
+        except OSError as e:
+            if e.errno not in _OUTPUT_ERRNOS:
+                raise
+            # The output cannot be written (a full disk): say so once, where it can still be read.
+            _silence_stdout()
+            typer.echo(f"keilref: cannot write the output: {e.strerror or e}", err=True)
+            rv = EXIT_USAGE
+        except NoArgsIsHelpError as e:
+            e.show()
+            rv = EXIT_USAGE
+        except UsageError as e:
+            where = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
+            typer.echo(f"keilref: {e.format_message()}{where}", err=True)
+            rv = EXIT_USAGE
+        if not standalone_mode:
+            return rv
+        if rv == EXIT_BROKEN_PIPE:
+            # Python would complain on exit about flushing the closed pipe.
+            _silence_stdout()
+        sys.exit(rv or 0)
+
+
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""Write errors that mean the output is lost, not that keilref is wrong."""
+
+
+def _silence_stdout() -> None:
+    """Send what stdout still buffers to /dev/null, so exiting does not fail on it again."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+app = typer.Typer(
+    cls=_OneLineErrors,
+    name="keilref",
+    help="The referee for Keil: was every turn legal, and is the declared result right?",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from keilref import __version__
+        from keilref.engine.kernel import is_compiled
+
+        typer.echo(f"keilref {__version__} (engine kernel: {'compiled' if is_compiled() else 'Python'})")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """The referee for Keil: was every turn legal, and is the declared result right?"""
+
+RulesOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--rules",
+        metavar="RULES",
+        help=f"Replay under these rules, whatever the record says ({', '.join(r.name for r in all_rules())}).",
+    ),
+]
+GameOption = Annotated[int, typer.Option("--game", min=1, metavar="N", help="Which game of the file (1-based).")]
+UnicodeOption = Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · instead of X O .")]
+TurnOption = Annotated[
+    Optional[int], typer.Option("--turn", min=0, metavar="N", help="Position after this turn (default: the end).")
+]
+
+CHECK_FORMATS = (*report.FORMATS, "html")
+"""``check``'s formats: the streamed ones, and the HTML report written at the end."""
+
+JobsOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--jobs", "-j", min=1, max=MAX_JOBS, metavar="N", help="Processes to use (default, and at most: all cores)."
+    ),
+]
+
+
+def _workers(jobs: int | None) -> int:
+    """The processes to use; more than the cores is lowered, and said."""
+    workers, note = bounded_jobs(jobs)
+    if note is not None:
+        typer.echo(f"keilref: {note}", err=True)
+    return workers
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    typer.echo(f"keilref: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def say_note(message: str) -> None:
+    """``keilref: note: message`` on stderr: something done that the user should know of."""
+    typer.echo(f"keilref: note: {message}", err=True)
+
+
+def say_at(file: str, line: int, column: int, message: str) -> None:
+    """``keilref: FILE:LINE:COLUMN: message`` on stderr, then the source line and a caret."""
+    typer.echo(f"keilref: {shown_name(file)}:{line}:{column}: {message}", err=True)
+    for text in excerpt(file, line, column):
+        typer.echo(text, err=True)
+
+
+def fail_at(file: str, line: int, column: int, message: str, code: int) -> NoReturn:
+    say_at(file, line, column, message)
+    raise typer.Exit(code)
+
+
+def _check_rules(rules: str | None) -> str | None:
+    """The rule set an option names, whatever its case; a usage error otherwise."""
+    if rules is None:
+        return None
+    return _choose(rules, sorted(r.name for r in all_rules()), "--rules")
+
+
+def _choose(value: str, choices: Sequence[str], option: str) -> str:
+    try:
+        return choose(value, choices, option)
+    except ChoiceError as e:
+        fail(str(e))
+
+
+PathsArgument = Annotated[
+    list[str],
+    typer.Argument(metavar="PATH...", help="Files, directories (searched for *.keil), or - for stdin."),
+]
+
+
+@contextlib.contextmanager
+def progress_bar(sources: list[Source], *, streaming: bool = True) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on stderr, only when a person is watching a terminal.
+
+    Not when the verdicts themselves go to that terminal (``streaming``):
+    they show the progress already, and a bar would be drawn in between them.
+    """
+    if (
+        not sys.stderr.isatty()
+        or (streaming and sys.stdout.isatty())
+        or os.environ.get("CI")
+        or os.environ.get("TERM") == "dumb"
+    ):
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+
+    sizes = [s.size() for s in sources]
+    total = None if None in sizes else sum(s or 0 for s in sizes)
+    columns = (TextColumn("checking"), BarColumn(), DownloadColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("check", total=total)
+        yield lambda n: progress.advance(task, n)

@@ -1,0 +1,122 @@
+"""``keilref filter``: the games that match, written verbatim."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from keilref.records.sources import PathError, expand_paths
+from keilref.escaping import shown_name
+from keilref.referee.verdict import Status
+
+if TYPE_CHECKING:
+    pass
+
+from keilref.cli.app import (
+    EXIT_FAILED,
+    EXIT_OK,
+    JobsOption,
+    _check_rules,
+    _workers,
+    fail,
+    say_note,
+    app,
+)
+
+
+@app.command(name="filter")
+def filter_games(
+    paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
+    status: Annotated[
+        Optional[list[str]], typer.Option("--status", help="Only games with this status; repeat for any of several.")
+    ] = None,
+    rules: Annotated[
+        Optional[list[str]], typer.Option("--rules", help="Only games under these rules; repeat for any of several.")
+    ] = None,
+    size: Annotated[
+        Optional[list[int]], typer.Option("--size", min=1, help="Only games of this size; repeat for any of several.")
+    ] = None,
+    player: Annotated[
+        Optional[list[str]],
+        typer.Option("--player", help="Only games where Black or White contains NAME (any case); repeat for all."),
+    ] = None,
+    tag: Annotated[
+        Optional[list[str]],
+        typer.Option("--tag", help="Only games with this tag and exact value, as Name=value; repeat for all."),
+    ] = None,
+    min_turns: Annotated[
+        int, typer.Option("--min-turns", min=0, help="Only games with at least this many turns replayed.")
+    ] = 0,
+    rule_sensitive: Annotated[
+        bool, typer.Option("--rule-sensitive", help="Only games whose winner differs under the sibling rule set.")
+    ] = False,
+    duplicates: Annotated[
+        bool, typer.Option("--duplicates", help="Only games with the rules, size and turns of an earlier one.")
+    ] = False,
+    unique: Annotated[
+        bool, typer.Option("--unique", help="Leave out games with the rules, size and turns of an earlier one.")
+    ] = False,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write the games to this file, not stdout.")
+    ] = None,
+    jobs: JobsOption = None,
+) -> None:
+    """Write the matching games verbatim, comments and all; say where each duplicate first appeared."""
+    from keilref.referee.filter import Criteria, Repeats, run_filter
+
+    if duplicates and unique:
+        fail("--duplicates and --unique exclude each other")
+    if paths.count("-") > 1:
+        fail("standard input can be read only once")
+    known_statuses = [s.value for s in Status]
+    for s in status or []:
+        if s not in known_statuses:
+            fail(f"unknown status {s!r} (expected {', '.join(known_statuses)})")
+    for r in rules or []:
+        _check_rules(r)
+    tags = []
+    for t in tag or []:
+        name, eq, value = t.partition("=")
+        if not eq or not name:
+            fail(f"--tag {t!r} is not Name=value")
+        tags.append((name, value))
+    try:
+        sources = expand_paths(paths, on_note=say_note)
+    except PathError as e:
+        fail(str(e))
+    criteria = Criteria(
+        statuses=frozenset(status or ()),
+        rules=frozenset(rules or ()),
+        sizes=frozenset(size or ()),
+        players=tuple(player or ()),
+        tags=tuple(tags),
+        min_turns=min_turns,
+        rule_sensitive=rule_sensitive,
+    )
+    repeats = Repeats.DUPLICATES if duplicates else Repeats.UNIQUE if unique else Repeats.KEEP
+
+    def note(text: str) -> None:
+        typer.echo(f"keilref: {text}", err=True)
+
+    try:
+        out = open(output, "wb") if output is not None else contextlib.nullcontext(sys.stdout.buffer)
+    except OSError as e:
+        fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
+    with out as stream:
+        summary = run_filter(
+            sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note, runner_safe=output is None
+        )
+        stream.flush()  # the games before the summary, on a terminal too
+    for message in (*summary.unreadable, *summary.withheld):
+        note(message)
+    what = f"{summary.written} of {summary.games} games written"
+    if repeats is not Repeats.KEEP:
+        what += f"; {summary.duplicates} duplicate{'' if summary.duplicates == 1 else 's'}"
+    if summary.withheld:
+        what += f"; {len(summary.withheld)} held back"
+    note(what)
+    raise typer.Exit(EXIT_FAILED if summary.unreadable or summary.withheld else EXIT_OK)

@@ -1,0 +1,237 @@
+"""``keilref show``, ``score`` and ``legal``: one position of one game."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+
+import typer
+
+from keilref.formats import text as report
+from keilref.records.sources import PathError, expand_paths, read_source
+from keilref.values import Color, format_number
+from keilref.escaping import shown_name
+from keilref.errors import RecordError
+from keilref.records.record import Record
+from keilref.engine.rules import ButtonRule
+from keilref.referee.replay import Replay, replay
+
+if TYPE_CHECKING:
+    pass
+
+from keilref.cli.app import (
+    EXIT_FAILED,
+    EXIT_OK,
+    GameOption,
+    RulesOption,
+    TurnOption,
+    UnicodeOption,
+    _check_rules,
+    _choose,
+    fail,
+    fail_at,
+    say_at,
+    app,
+)
+
+
+def _load(file: str, game: int) -> Record:
+    """The ``game``-th record of ``file``, or a one-line error and exit."""
+    if Path(file).is_dir():
+        fail(f"{shown_name(file)}: is a directory; give one record file")
+    try:
+        (source,) = expand_paths([file])
+    except PathError as e:
+        fail(str(e))
+    count = 0
+    for item in read_source(source):
+        count += 1
+        if count == game:
+            if isinstance(item, RecordError):
+                fail_at(file, item.line, item.column, f"game {game}: {item.message}", EXIT_FAILED)
+            return item
+    fail(f"{shown_name(file)}: there is no game {game} (the file holds {count})")
+
+
+def _replay(file: str, record: Record, game: int, turn: int | None, rules: str | None) -> Replay:
+    rules = _check_rules(rules)
+    if turn is not None and turn > len(record.turns):
+        fail(f"{shown_name(file)}: game {game} has {len(record.turns)} turns; there is no turn {turn}")
+    try:
+        rep = replay(record, rules=rules, stop=turn)
+    except RecordError as e:
+        fail_at(file, e.line, e.column, f"game {game}: {e.message}", EXIT_FAILED)
+    if rep.illegal is not None:
+        t = rep.illegal
+        say_at(
+            file,
+            t.line,
+            t.column,
+            f"game {game}: {report.turn_name(t.turn, t.point)} is illegal ({t.reason}); showing the position before it",
+        )
+    return rep
+
+
+def _position(file: str, game: int, turn: int | None, rules: str | None, *, header: bool = True) -> Replay:
+    """Load, replay and print the header line: what show, score and legal share."""
+    record = _load(file, game)
+    rep = _replay(file, record, game, turn, rules)
+    if header:
+        typer.echo(_header(file, game, rep, record))
+    return rep
+
+
+PICTURE_FORMATS = ("text", "svg", "png")
+PictureFormatOption = Annotated[
+    str,
+    typer.Option("--format", "-f", metavar="FORMAT", help="text, svg, or png (png needs: pip install 'keilref[png]')."),
+]
+OutputOption = Annotated[
+    Optional[Path],
+    typer.Option("--output", "-o", metavar="FILE", help="Write the picture to this file (default: stdout)."),
+]
+
+
+def _check_picture_format(format: str, output: Path | None) -> str:
+    """The chosen picture format, checked against ``--output`` and the terminal."""
+    format = _choose(format, PICTURE_FORMATS, "--format")
+    if output is not None and format == "text":
+        fail("--output is for --format svg or png; the text goes to stdout")
+    if output is None and format == "png" and sys.stdout.isatty():
+        fail("a PNG is not for the terminal: give -o FILE, or redirect the output")
+    return format
+
+
+def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, notes: Sequence[str] = ()) -> NoReturn:
+    """Write the position as SVG or PNG, then exit as the text form would."""
+    from keilref.formats import svg
+
+    text = svg.board(rep.game, territory=territory, illegal=rep.illegal, notes=notes)
+    data = text.encode()
+    if format == "png":
+        try:
+            data = svg.to_png(text)
+        except svg.PngUnavailable as e:
+            fail(str(e))
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        try:
+            output.write_bytes(data)
+        except OSError as e:
+            fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
+    _exit_for(rep)
+
+
+def _header(file: str, game: int, rep: Replay, record: Record) -> str:
+    s = rep.setup
+    g = rep.game
+    return (
+        f"{shown_name(file)} game {game}: rules {s.rules}, size {s.size}, komi {format_number(s.komi)}, "
+        f"after turn {g.turn} of {len(record.turns)}"
+    )
+
+
+def _color(c: Color | None) -> str:
+    return "nobody" if c is None else c.name.capitalize()
+
+
+@app.command()
+def show(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
+    game: GameOption = 1,
+    turn: TurnOption = None,
+    unicode: UnicodeOption = False,
+    territory: Annotated[bool, typer.Option("--territory", help="Mark owned empty points x / o.")] = False,
+    rules: RulesOption = None,
+    format: PictureFormatOption = "text",
+    output: OutputOption = None,
+) -> None:
+    """Draw the position after a turn (by default, the end)."""
+    format = _check_picture_format(format, output)
+    rep = _position(file, game, turn, rules, header=format == "text")
+    if format != "text":
+        _picture(rep, format, output, territory=territory)
+    g = rep.game
+    typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
+    moves = g.moves
+    if moves:
+        mover = Color.BLACK if len(moves) % 2 == 1 else Color.WHITE
+        typer.echo(f"last turn: {len(moves)} {moves[-1]} ({_color(mover)})")
+    else:
+        typer.echo("last turn: none")
+    if g.captures:
+        p = g.prisoners
+        typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
+    if g.rules.button is ButtonRule.ABSENT:
+        pass  # the game has no button at all (Dehil)
+    elif not g.button_in_play:
+        typer.echo("button: not in play")
+    else:
+        typer.echo(f"button: {'taken by ' + _color(g.button_holder) if g.button_holder else 'not taken'}")
+    if rep.ended:
+        typer.echo("game over")
+    elif g.is_over:
+        typer.echo(f"play stopped at two passes; {_color(g.to_move)} may resume it")
+    else:
+        typer.echo(f"to move: {_color(g.to_move)}")
+    _exit_for(rep)
+
+
+def _exit_for(rep: Replay) -> NoReturn:
+    """A faulty record is a failure even when its legal part could be shown."""
+    raise typer.Exit(EXIT_FAILED if rep.illegal is not None else EXIT_OK)
+
+
+@app.command()
+def score(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
+    game: GameOption = 1,
+    turn: TurnOption = None,
+    unicode: UnicodeOption = False,
+    rules: RulesOption = None,
+    format: PictureFormatOption = "text",
+    output: OutputOption = None,
+) -> None:
+    """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
+    format = _check_picture_format(format, output)
+    rep = _position(file, game, turn, rules, header=format == "text")
+    if format != "text":
+        counted = rep.game.score()
+        what = "result" if rep.game.is_over else "count so far"
+        notes = [f"Black {format_number(counted.black)}, White {format_number(counted.white)}: {what} {counted.result}"]
+        _picture(rep, format, output, territory=True, notes=notes)
+    g = rep.game
+    typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
+    if not g.is_over:
+        typer.echo("the game has not ended: this counts the current position")
+    counted = g.score()
+    typer.echo(
+        report.score_table(counted, half_point_in_play=g.button_in_play or counted.half_point is not None),
+        nl=False,
+    )
+    for line in g.explain_score():
+        typer.echo(line)
+    _exit_for(rep)
+
+
+@app.command()
+def legal(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
+    game: GameOption = 1,
+    turn: TurnOption = None,
+    rules: RulesOption = None,
+) -> None:
+    """List the legal turns in the position after a turn (by default, the end)."""
+    rep = _position(file, game, turn, rules)
+    g = rep.game
+    if rep.ended:
+        typer.echo("the game is over: no turn is legal")
+    else:
+        typer.echo(f"{_color(g.to_move)} to move")
+        typer.echo(report.legal_listing(g.legal_moves(), g.piece_prefixes), nl=False)
+    _exit_for(rep)

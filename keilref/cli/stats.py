@@ -1,0 +1,59 @@
+"""``keilref stats``: what an archive says as a whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from keilref.records.sources import PathError, expand_paths
+from keilref.escaping import shown_name
+
+if TYPE_CHECKING:
+    pass
+
+from keilref.cli.app import (
+    EXIT_FAILED,
+    JobsOption,
+    RulesOption,
+    _check_rules,
+    _workers,
+    fail,
+    progress_bar,
+    say_note,
+    app,
+)
+
+
+@app.command()
+def stats(
+    paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
+    format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    plot: Annotated[
+        Optional[Path], typer.Option("--plot", help="Also draw the win rates and lengths to this SVG file.")
+    ] = None,
+    rules: RulesOption = None,
+    jobs: JobsOption = None,
+) -> None:
+    """Statistics of an archive: results by rules, size and komi; lengths; fair komi."""
+    from keilref.formats import stats_report
+    from keilref.referee.stats import archive_stats
+
+    if format not in stats_report.STATS_FORMATS:
+        fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
+    _check_rules(rules)
+    try:
+        sources = expand_paths(paths, on_note=say_note)
+    except PathError as e:
+        fail(str(e))
+    with progress_bar(sources, streaming=False) as advance:
+        result = archive_stats(sources, rules=rules, jobs=_workers(jobs), on_progress=advance)
+    if plot is not None:
+        from keilref.formats.plot import write_plot
+
+        try:
+            write_plot(result, plot)
+        except OSError as e:
+            fail(f"{shown_name(str(plot))}: cannot write the plot: {e.strerror or e}", EXIT_FAILED)
+    typer.echo(stats_report.to_text(result) if format == "text" else stats_report.to_json(result), nl=False)
