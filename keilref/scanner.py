@@ -33,22 +33,25 @@ from keilref.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, 
 __all__ = ["scan_game"]
 
 _TOKENS = re.compile(
-    r"([\s\ufeff]*)(?:"
+    r"([ \t\n\r\ufeff]*)(?:"
     # MOVE
-    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^\s{;\ufeff])|(?:pass|button)(?![^\s{;\ufeff]))"
+    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff])|(?:pass|button)(?![^ \t\n\r{;\ufeff]))"
     # MOVENUM
     r"|([0-9]+\.+)"
     # COMMENT
     r"|(\{[^}]*\}|;[^\n]*)"
     # RESULT
-    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)(?![^\s{;\ufeff]))"
+    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)(?![^ \t\n\r{;\ufeff]))"
     # TAG
     r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
     # anything else starts no token; or the end of the text
-    r"|([^\s\ufeff])|\Z)"
+    r"|([^ \t\n\r\ufeff])|\Z)"
 )
 """One match per token, with the blanks before it: ``findall`` then reads
-the whole text in one call, no character skipped, and no match objects."""
+the whole text in one call, no character skipped, and no match objects.
+
+The blanks are the grammar's WS exactly (not ``\\s``, which also takes
+U+001C..U+001F, U+00A0, U+2028 and others that separate nothing)."""
 _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"')
 _ESCAPE = re.compile(r"\\(.)")
 
@@ -382,7 +385,9 @@ def _plain_moves(text: str, pos: int) -> tuple[tuple[str, ...], str | None] | No
     append = moves.append
     number: str | None = None
     result: str | None = None
-    # The section holds no blank but space and line end (_NOT_PLAIN_BODY).
+    # The section holds no blank but space and line end (_NOT_PLAIN_BODY), so
+    # str.split, which would also cut at U+001C..U+001F, U+00A0 and others
+    # that are not white space, cuts only where the grammar's WS does.
     for word in text[pos:].split():
         kind = _WORDS.get(word)
         if kind is None:

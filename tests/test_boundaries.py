@@ -250,7 +250,7 @@ def test_control_characters_never_break_a_line(fmt: str) -> None:
     assert len(lines) == 3 + (fmt == "text"), lines
     assert not any(c in result.stdout for c in "\r\x1b\u2028\x85")
     if fmt == "text":
-        assert "found '\\x0d'" in lines[0]
+        assert "found U+000D (carriage return, a control character)" in lines[0]
 
 
 @pytest.mark.parametrize("fmt", ["text", "jsonl", "junit", "github"])
