@@ -443,6 +443,10 @@ def test_the_table_of_words_stays_bounded() -> None:
             scanner._word_kind(f"x{i}y")
         assert len(scanner._WORDS) <= scanner._MAX_WORDS
         assert scanner._word_kind("g7") == scanner._POINT
+        scanner._WORDS.clear()
+        long = "1" * 1_000_000 + "."
+        assert scanner._word_kind(long) == scanner._NUMBER
+        assert long not in scanner._WORDS and len(scanner._WORDS) == 0  # a long word is classified, not kept
     finally:
         scanner._WORDS.clear()
         scanner._WORDS.update(saved)
