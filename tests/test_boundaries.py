@@ -73,8 +73,8 @@ def test_a_bracket_in_a_tag_value_at_the_1_mib_read_boundary(tmp_path: Path, shi
     assert fmt.exit_code in (EXIT_OK, EXIT_FAILED)
 
 
-_VALUE = st.text(alphabet=st.sampled_from(list('ab]["{};\\ x') + ["é", "\t"]), max_size=8)
-_COMMENT = st.lists(st.sampled_from(list("ab]{;[\"\n\r \\") + ['\n[T "v"]', "\n  [", '\n[T "a\\']), max_size=14).map("".join)
+_VALUE = st.text(alphabet=st.sampled_from(list('ab]["{};\\ x') + ["é", "\t", "\u3000"]), max_size=8)
+_COMMENT = st.lists(st.sampled_from(list("ab]{;[\"\n\r \\\u2028") + ['\n[T "v"]', "\n  [", '\n[T "a\\']), max_size=14).map("".join)
 
 
 @st.composite
@@ -87,7 +87,7 @@ def archives(draw: st.DrawFn) -> bytes:
             value = draw(_VALUE).replace("\\", "\\\\").replace('"', '\\"') if draw(st.booleans()) else draw(_VALUE)
             parts.append(f'[{draw(st.sampled_from(["Event", "Size", "Komi", "X"]))} "{value}"]\n')
         for _ in range(draw(st.integers(0, 6))):
-            parts.append(draw(st.sampled_from(["g7 ", "1. ", "pass ", "c3\r\n", "*\n", "B+R ", "; " , "\n"])))
+            parts.append(draw(st.sampled_from(["g7 ", "1. ", "pass ", "c3\r\n", "*\n", "B+R ", "; " , "\n", "\u3000", "\x1f", "\xa0\n"])))
             if draw(st.integers(0, 3)) == 0:
                 parts.append("{" + draw(_COMMENT) + draw(st.sampled_from(["}", "", "}\n"])))
             if draw(st.integers(0, 5)) == 0:
