@@ -593,6 +593,22 @@ def test_bom_cut_in_two_by_a_chunk_boundary_is_still_white_space() -> None:
         assert [type(g) for g in items] == [Record, Record], size
 
 
+@pytest.mark.parametrize("terminal", ["MOVE", "RESULT"])
+def test_the_tokens_an_unseen_character_may_end_are_the_grammars(terminal: str) -> None:
+    # The error wording copies MOVE and RESULT without their lookahead: a
+    # word is one of them exactly when the grammar's terminal takes it whole.
+    import re
+
+    from keilref import lark_grammar
+
+    (pattern,) = [t.pattern.value for t in lark_grammar.record_parser().terminals if t.name == terminal]
+    copy = lark_grammar._MOVE_WORD if terminal == "MOVE" else lark_grammar._RESULT_WORD
+    words = ["g7", "G7", "m13", "b100", "a1000", "K@d4", "k@d4", "pass", "button", "Pass", "g", "7", "g7x", "B+R", "W+T",
+             "B+F", "B+0.5", "W+12", "B+", "B+x", "B+1.", "Draw", "draw", "*", "**", "1.", "[A"]
+    for word in words:
+        assert bool(copy.fullmatch(word)) == bool(re.fullmatch(pattern, word)), word
+
+
 def test_a_byte_order_mark_between_tokens_separates_like_a_space() -> None:
     text = '[A "1"]\ufeff[B "2"]\ufeffg7\ufefff6'
     whole = parse_record(text)
