@@ -1,19 +1,23 @@
 """Reading at the input's edges: time per MB at two sizes, and peak memory.
 
-Three shapes, each at a size and at four times it (the time per MB should
+Five shapes, each at a size and at four times it (the time per MB should
 stay about the same: linear growth):
 
 * one game holding one long closed comment (over 10 MB it is a game over
   the cap: scanned to its end, never held);
 * one game of many commented turns (under the 10 MB cap: parsed and replayed);
 * many games, each with an unclosed ``{`` (every one an error, none hiding
-  the next).
+  the next);
+* one game ending in a long run of digits with no dot (no token: an error);
+* one game of one turn followed by many comments.
 
 Each size is checked by ``keilref check --jobs 1`` in a child process; its
 peak RSS comes from ``getrusage`` of the children. Then a compression bomb
 (``--bomb-mib``, 1 GiB of spaces) as ``.zst`` and as ``.gz``: its time and
 peak RSS until it is refused at its cap. Full size:
-``--mb 25`` (100 MB comment, 10 MB game, 200,000 games at the larger size).
+``--mb 25`` (100 MB comment, 10 MB game, 200,000 games at the larger size;
+the digit run and the comments after one turn at 2.4 and 9.6 MB, under the
+cap on a game).
 """
 
 from __future__ import annotations
@@ -66,6 +70,23 @@ def unclosed_file(path: Path, games: int) -> int:
     with path.open("w", encoding="utf-8") as f:
         for i in range(games):
             f.write(f'[Event "{i}"]\n[Size "3"]\n1. c3 {{forgot to close\n\n')
+    return path.stat().st_size
+
+
+def digits_file(path: Path, mb: float) -> int:
+    with path.open("w", encoding="utf-8") as f:
+        f.write('[Event "a run of digits"]\n[Size "3"]\n1. c3 ')
+        f.write("1" * int(mb * 1_000_000))
+        f.write("\n")
+    return path.stat().st_size
+
+
+def comments_file(path: Path, mb: float) -> int:
+    comment = "{a comment} "
+    with path.open("w", encoding="utf-8") as f:
+        f.write('[Event "many comments after one turn"]\n[Size "3"]\n1. c3 ')
+        f.write(comment * (int(mb * 1_000_000) // len(comment)))
+        f.write("*\n")
     return path.stat().st_size
 
 
@@ -138,6 +159,9 @@ def main() -> None:
             ("closed comment", lambda p, k: comment_file(p, args.mb * k)),
             ("one game (capped at 10 MB)", lambda p, k: game_file(p, min(args.mb * k / 10, 9.9))),
             ("unclosed comments", lambda p, k: unclosed_file(p, int(args.mb * k * 2000))),
+            # One game each, so the larger size stays under the cap on a game.
+            ("digit run (one game)", lambda p, k: digits_file(p, min(args.mb, 2.4) * k)),
+            ("comments after a turn", lambda p, k: comments_file(p, min(args.mb, 2.4) * k)),
         ]
         print("shape                         size MB   seconds   s/MB    peak RSS MB  statuses")
         for name, make in shapes:

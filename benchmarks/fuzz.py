@@ -1,12 +1,18 @@
 """Fuzzing the reader, the referee and the canonical writer.
 
 Inputs are seeded from ``records/`` and from ``keilref generate``, then
-mutated two ways: byte-level (flip, cut, splice, duplicate or delete a span)
-and token-level (replace, repeat, drop or swap the words of a record, with
-a dictionary of the format's own tokens and its awkward cases). Every input
-must hold these properties:
+mutated four ways: byte-level (flip, cut, splice, duplicate or delete a span);
+token-level (replace, repeat, drop or swap the words of a record, with a
+dictionary of the format's own tokens and its awkward cases); characters
+that look like white space, or like nothing, and are not white space (a
+form feed, U+001C..U+001F, a no-break space, U+2028, a zero width space,
+NUL ...) in place of or beside white space; and long runs where a token
+could stand (digits with no dot, a point's row, a margin, an unquoted tag
+value) or thousands of comments after a turn, a tag or a move number.
+Every input must hold these properties:
 
-* reading and checking raise no exception;
+* reading and checking raise no exception, and take less than ``--slow``
+  seconds (reading is linear: no input here needs more than a fraction of it);
 * every ``error`` has a line and a column (both at least 1);
 * the games cut from the input are the same at several read sizes;
 * when every game reads, ``fmt`` writes them, the result reads back to the
@@ -50,6 +56,10 @@ WORDS = [
     '[Button "no"]', '[Result "B+R"]', '[Event "x]y"]', '[E "f]]["]', '[E "a\\"b"]', '[E "{;}"]',
     "{c}", "{\n[Event \"in a comment\"]\n}", "; note\n", "{unclosed\n", "\xff", "\xc2",
 ]
+
+
+UNSEEN = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u2028", "\u2029", "\u3000", "\u200b", "\x00"]
+"""Characters that are not white space, though ``str.isspace`` or the eye may say so."""
 
 
 def seeds(rng: random.Random) -> list[bytes]:
@@ -100,6 +110,43 @@ def mutate_tokens(data: bytes, rng: random.Random) -> bytes:
             m = rng.randrange(len(parts))
             parts[k], parts[m] = parts[m], parts[k]
     return " ".join(parts).encode("utf-8", "surrogatepass")
+
+
+def _blanks(text: str) -> list[int]:
+    return [i for i, c in enumerate(text) if c in " \t\n\r"]
+
+
+def mutate_unseen(data: bytes, rng: random.Random) -> bytes:
+    """Characters that are not white space put in place of white space, or beside it."""
+    text = data.decode("utf-8", "replace")
+    for _ in range(rng.randint(1, 3)):
+        blanks = _blanks(text)
+        i = rng.choice(blanks) if blanks else rng.randint(0, len(text))
+        text = text[:i] + rng.choice(UNSEEN) + text[i + rng.randint(0, 1) :]
+    return text.encode("utf-8", "surrogatepass")
+
+
+def mutate_long(data: bytes, rng: random.Random) -> bytes:
+    """A long run where a token could stand, or many comments, put at a blank."""
+    text = data.decode("utf-8", "replace")
+    blanks = _blanks(text)
+    i = rng.choice(blanks) if blanks else len(text)
+    n = rng.choice([1_000, 10_000, 50_000])
+    digits = rng.choice("0123456789") * n
+    run = rng.choice(
+        [
+            digits,  # no dot: no token at all
+            digits + ".",  # a move number, a long one
+            "a" + digits,  # a point with a long row
+            "B+" + digits + rng.choice(["", "x", ".5"]),  # a long margin
+            "[Date " + digits + "]",  # an unquoted tag value
+            "{c}" * (n // 10),  # after whatever stands before
+            ";c\n" * (n // 10),
+            "1. " + "{c}" * (n // 10),  # after a move number
+            '[Event "x"]' + "{c}" * (n // 10),  # after a tag
+        ]
+    )
+    return (text[:i] + " " + run + " " + text[i:]).encode("utf-8", "surrogatepass")
 
 
 def cuts(data: bytes, chunk: int) -> list[tuple[bytes, int, int, int]]:
@@ -189,6 +236,7 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--inputs", type=int, default=0, help="stop after this many inputs (0: no limit)")
     ap.add_argument("--out", type=Path, default=Path("fuzz-failure.keil"))
+    ap.add_argument("--slow", type=float, default=5.0, help="seconds an input may take at most")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     pool = seeds(rng)
@@ -202,12 +250,23 @@ def main() -> int:
     tried = 0
     while time.perf_counter() - started < args.seconds and (not args.inputs or tried < args.inputs):
         base = rng.choice(pool)
-        data = mutate_bytes(base, rng, pool) if rng.random() < 0.5 else mutate_tokens(base, rng)
+        way = rng.random()
+        if way < 0.4:
+            data = mutate_bytes(base, rng, pool)
+        elif way < 0.8:
+            data = mutate_tokens(base, rng)
+        elif way < 0.9:
+            data = mutate_unseen(base, rng)
+        else:
+            data = mutate_long(base, rng)
         if rng.random() < 0.3:
             data = mutate_bytes(data, rng, pool)
         tried += 1
         try:
+            start = time.perf_counter()
             check_one(data, rng)
+            seconds = time.perf_counter() - start
+            assert seconds < args.slow, f"{len(data):,} bytes took {seconds:.1f} s: reading should be linear"
         except Exception:  # noqa: BLE001
             args.out.write_bytes(data)
             traceback.print_exc()

@@ -17,8 +17,9 @@ of record text a runner would run, for the commands that write record text.
 from __future__ import annotations
 
 import re
+import unicodedata
 
-__all__ = ["defused", "one_line", "runner_command_line", "shown_name"]
+__all__ = ["code_point", "defused", "one_line", "runner_command_line", "shown_name"]
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -83,3 +84,39 @@ def defused(line: str) -> str:
     """A line of display (a source excerpt) with the ``::`` a runner would
     run at its start written ``\\x3a:``, as :func:`shown_name` writes it."""
     return _RUNNER_LINE.sub(lambda m: m.group(1) + "\\x3a:", line, count=1)
+
+
+_CONTROL_NAMES = {
+    0x00: "null",
+    0x09: "tab",
+    0x0A: "line feed",
+    0x0B: "vertical tab",
+    0x0C: "form feed",
+    0x0D: "carriage return",
+    0x1B: "escape",
+    0x1C: "file separator",
+    0x1D: "group separator",
+    0x1E: "record separator",
+    0x1F: "unit separator",
+    0x7F: "delete",
+    0x85: "next line",
+}
+_KINDS = {
+    "Cf": "an invisible format character",
+    "Co": "a private-use character",
+    "Cn": "an unassigned character",
+    "Cs": "a lone surrogate",
+}
+
+
+def code_point(char: str) -> str:
+    """``U+001F (unit separator, a control character)``, ``U+00A0 (no-break space)``:
+    a character named so that a reader can tell what it is where it cannot be
+    seen (an invisible or space-like character looks like nothing, or like a space)."""
+    code = ord(char)
+    category = unicodedata.category(char)
+    if category == "Cc":
+        name = _CONTROL_NAMES.get(code)
+        return f"U+{code:04X} ({name}, a control character)" if name else f"U+{code:04X} (a control character)"
+    name = unicodedata.name(char, "").lower()
+    return f"U+{code:04X} ({name or _KINDS.get(category, 'a character')})"

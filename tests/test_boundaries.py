@@ -3,10 +3,12 @@ game, bounded jobs, special files, and output that stays one line."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from keilref import check_text, read_games
 from keilref.records.sources import Source, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.errors import RecordError
@@ -70,8 +73,8 @@ def test_a_bracket_in_a_tag_value_at_the_1_mib_read_boundary(tmp_path: Path, shi
     assert fmt.exit_code in (EXIT_OK, EXIT_FAILED)
 
 
-_VALUE = st.text(alphabet=st.sampled_from(list('ab]["{};\\ x') + ["é", "\t"]), max_size=8)
-_COMMENT = st.lists(st.sampled_from(list("ab]{;[\"\n\r \\") + ['\n[T "v"]', "\n  [", '\n[T "a\\']), max_size=14).map("".join)
+_VALUE = st.text(alphabet=st.sampled_from(list('ab]["{};\\ x') + ["é", "\t", "\u3000"]), max_size=8)
+_COMMENT = st.lists(st.sampled_from(list("ab]{;[\"\n\r \\\u2028") + ['\n[T "v"]', "\n  [", '\n[T "a\\']), max_size=14).map("".join)
 
 
 @st.composite
@@ -84,7 +87,7 @@ def archives(draw: st.DrawFn) -> bytes:
             value = draw(_VALUE).replace("\\", "\\\\").replace('"', '\\"') if draw(st.booleans()) else draw(_VALUE)
             parts.append(f'[{draw(st.sampled_from(["Event", "Size", "Komi", "X"]))} "{value}"]\n')
         for _ in range(draw(st.integers(0, 6))):
-            parts.append(draw(st.sampled_from(["g7 ", "1. ", "pass ", "c3\r\n", "*\n", "B+R ", "; " , "\n"])))
+            parts.append(draw(st.sampled_from(["g7 ", "1. ", "pass ", "c3\r\n", "*\n", "B+R ", "; " , "\n", "\u3000", "\x1f", "\xa0\n"])))
             if draw(st.integers(0, 3)) == 0:
                 parts.append("{" + draw(_COMMENT) + draw(st.sampled_from(["}", "", "}\n"])))
             if draw(st.integers(0, 5)) == 0:
@@ -151,6 +154,111 @@ def test_scanning_time_grows_linearly(make: object) -> None:
     t_small = min(_seconds(small) for _ in range(2))
     t_big = min(_seconds(big) for _ in range(2))
     assert t_big / max(t_small, 5e-3) < 30, (t_small, t_big)  # 8x the input; quadratic would be 64x
+
+
+def _read_seconds(text: str) -> tuple[list[Record | RecordError], float]:
+    """The games of ``text`` through the public reader, and the best time of
+    three reads (the host is shared), the cyclic collector paused: the growth
+    looked for is the reader's, not the collector's (which visits more
+    objects as a game grows)."""
+    best = float("inf")
+    items: list[Record | RecordError] = []
+    for _ in range(3):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            items = list(read_games(text))
+            best = min(best, time.perf_counter() - start)
+        finally:
+            gc.enable()
+    return items, best
+
+
+_HEAD = '[Size "3"]\n[Komi "2"]\n'
+_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, Draw or *"
+
+
+def _found(word: str, expected: str, hint: str = "") -> str:
+    shown = word[:40]
+    return f"found '{shown}'; expected {expected}" + hint.format(shown)
+
+
+# Each shape: the text for a size n, and what reading it gives: an error's
+# (message, line, column), or the number of comments a game's tag or first
+# turn holds.
+_LONG_SHAPES: dict[str, tuple[Callable[[int], str], Callable[[int], tuple[str, int, int]]]] = {
+    "digits without a dot": (
+        lambda n: _HEAD + "1. c3 " + "1" * n + "\n",
+        lambda n: (
+            _found("1" * n, "a move, a comment or a result", " (a move number ends with a dot: '{0}.' or '{0}...')"),
+            3,
+            7,
+        ),
+    ),
+    "unquoted tag value": (
+        lambda n: "[Date " + "9" * n + "]\n" + _HEAD + "1. c3 *\n",
+        lambda n: (_found("9" * n, "a tag value in double quotes"), 1, 7),
+    ),
+    "point with a long row": (
+        lambda n: _HEAD + "c3 a" + "1" * n + "\n",
+        lambda n: (_found("a" + "1" * n, "a move, a comment or a result"), 3, 4),
+    ),
+    "result with a long margin": (
+        lambda n: _HEAD + "1. c3 B+" + "9" * n + "x\n",
+        lambda n: (
+            _found("B+" + "9" * n, "a move, a comment or a result", f" ('{{0}}' is not a result: results are {_RESULT_FORMS})"),
+            3,
+            7,
+        ),
+    ),
+}
+_COMMENT_SHAPES: dict[str, tuple[Callable[[int], str], str]] = {
+    "after a turn": (lambda n: _HEAD + "1. c3 " + "{c}" * n + " button 2. pass pass\n", "turn"),
+    "after a turn, one a line": (lambda n: _HEAD + "1. c3 " + ";c\n" * n + "button 2. pass pass\n", "turn"),
+    "after a tag": (lambda n: '[Size "3"]' + "{c}" * n + '\n[Komi "2"]\n1. c3 button 2. pass pass\n', "tag"),
+    "after a move number": (lambda n: _HEAD + "1. " + "{c}" * n + " c3 button 2. pass pass\n", "turn"),
+}
+
+
+@pytest.mark.parametrize("shape", list(_LONG_SHAPES))
+def test_a_long_run_that_is_no_token_reads_in_linear_time(shape: str) -> None:
+    # Tried at each character of the run, a token pattern would read the rest
+    # of the run each time: 4x the run, 16x the time.
+    make, expect = _LONG_SHAPES[shape]
+    times = []
+    for n in (10_000, 40_000):
+        items, seconds = _read_seconds(make(n))
+        (error,) = items
+        assert isinstance(error, RecordError)
+        assert (error.message, error.line, error.column) == expect(n)
+        times.append(seconds)
+    small, big = times
+    assert big / max(small, 5e-3) < 8, (small, big)  # 4x the input; quadratic would be 16x
+
+
+@pytest.mark.parametrize("shape", list(_COMMENT_SHAPES))
+@pytest.mark.parametrize("fault", ["", " oops"], ids=["well-formed", "read-by-the-grammar"])
+def test_many_comments_read_in_linear_time(shape: str, fault: str) -> None:
+    # A fault at the end makes the scanner decline: the grammar then reads
+    # every comment too.
+    make, owner = _COMMENT_SHAPES[shape]
+    times = []
+    for n in (20_000, 80_000):
+        items, seconds = _read_seconds(make(n) + fault)
+        (item,) = items
+        if fault:
+            assert isinstance(item, RecordError) and item.message.startswith("found 'oops'")
+        else:
+            assert isinstance(item, Record)
+            comments = item.tags[0].comments if owner == "tag" else item.turns[0].comments
+            assert len(comments) == n and {c.text for c in comments} == {"c"}
+        times.append(seconds)
+    small, big = times
+    assert big / max(small, 5e-3) < 8, (small, big)  # 4x the comments; quadratic would be 16x
+    if not fault:
+        (verdict,) = check_text(make(100))
+        assert verdict.status.value == "ok" and verdict.computed == "B+16.5", verdict
 
 
 # --- caps ------------------------------------------------------------------------------------
@@ -313,7 +421,7 @@ def test_control_characters_never_break_a_line(fmt: str) -> None:
     assert len(lines) == 3 + (fmt == "text"), lines
     assert not any(c in result.stdout for c in "\r\x1b\u2028\x85")
     if fmt == "text":
-        assert "found '\\x0d'" in lines[0]
+        assert "found U+000D (carriage return, a control character)" in lines[0]
 
 
 @pytest.mark.parametrize("fmt", ["text", "jsonl", "junit", "github"])

@@ -250,6 +250,55 @@ def test_diff_excludes_in_place(tmp_path: Path) -> None:
     assert result.stderr == "keilref: --in-place excludes --check and --diff\n"
 
 
+# --- characters that are not white space ------------------------------------------
+
+UNSEEN = "\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u2028\u2029\u3000\u200b"
+
+
+def test_fmt_refuses_a_control_character_between_turns(tmp_path: Path) -> None:
+    """``button<U+001F>pass`` is one bad token: fmt must not write it back as two turns."""
+    text = '[Event "x"]\n[Size "3"]\n1. button\x1fpass 2. pass B+0.5\n'
+    path = write(tmp_path, "unit.keil", text)
+    for args in (["fmt"], ["fmt", "--in-place"], ["fmt", "--diff"]):
+        result = runner.invoke(app, [*args, str(path)])
+        assert result.exit_code == EXIT_FAILED, args
+        assert result.stdout == ""
+        assert (
+            f"{path}:3:10: found U+001F (unit separator, a control character) after 'button'; "
+            "expected a space, a tab or a line break (file left as it is)"
+        ) in result.stderr
+        assert path.read_bytes() == text.encode()
+
+
+def test_fmt_keeps_unseen_characters_inside_comments_and_tag_values(tmp_path: Path) -> None:
+    text = f'[Size "3"]   [Event "a{UNSEEN}b"]\n1.c3 {{c{UNSEEN}d}} ;e{UNSEEN}f\nbutton *\n'
+    canonical = f'[Event "a{UNSEEN}b"]\n[Size "3"]\n\n1. c3 {{c{UNSEEN}d}} ;e{UNSEEN}f\n1... button *\n'
+    path = write(tmp_path, "kept.keil", text)
+    result = runner.invoke(app, ["fmt", str(path)])
+    assert result.exit_code == EXIT_OK
+    assert result.stdout == canonical
+    # A diff line ends at a line feed only, as a record's line does: not at
+    # a form feed, U+001C..U+001E, U+0085 or U+2028 inside a comment.
+    diff = formatting.format_source(Source(str(path))).diff()
+    assert "No newline at end of file" not in diff
+    assert [line[0] for line in diff.split("\n")[3:-1]] == ["-", "-", "-", "+", "+", "+", "+", "+"]
+    assert runner.invoke(app, ["fmt", "--in-place", str(path)]).exit_code == EXIT_OK
+    assert path.read_text(encoding="utf-8") == canonical
+
+
+def test_a_diff_through_unseen_characters_applies_with_patch(tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("patch") is None:
+        pytest.skip("no patch program")
+    path = tmp_path / "p.keil"
+    path.write_text(f'[Size "3"]   [Event "a{UNSEEN}b"]\n1.c3 {{c{UNSEEN}\nd}} button *\n', encoding="utf-8")
+    diff = runner.invoke(app, ["fmt", "--diff", str(path)]).stdout_bytes
+    subprocess.run(["patch", "-s", "-p0", str(path)], input=diff, check=True, cwd=tmp_path)
+    assert path.read_bytes() == runner.invoke(app, ["fmt", str(path)]).stdout_bytes
+
+
 # --- games the writer refuses ---------------------------------------------------
 
 

@@ -469,9 +469,12 @@ def test_moves_after_the_result() -> None:
     assert (err.line, err.column) == (2, 1)
 
 
-def test_control_characters_are_shown_escaped() -> None:
+def test_control_characters_are_named_by_their_code_point() -> None:
     err = error_of('[A "1"] g7 \x01x')
-    assert "'\\x01x'" in err.message
+    assert err.message == (
+        "found U+0001 (a control character); expected a move, a comment or a result"
+        " (white space is a space, a tab or a line break)"
+    )
     assert (err.line, err.column) == (1, 12)
 
 
@@ -590,13 +593,72 @@ def test_bom_cut_in_two_by_a_chunk_boundary_is_still_white_space() -> None:
         assert [type(g) for g in items] == [Record, Record], size
 
 
-@pytest.mark.parametrize("blank", ["\xa0", "\u3000", "\u2028", "\x1c", "\ufeff"])
-def test_unicode_white_space_between_tags_separates_like_a_space(blank: str) -> None:
-    text = f'[A "1"]{blank}[B "2"]{blank}g7{blank}f6'
+@pytest.mark.parametrize("terminal", ["MOVE", "RESULT"])
+def test_the_tokens_an_unseen_character_may_end_are_the_grammars(terminal: str) -> None:
+    # The error wording copies MOVE and RESULT without their lookahead: a
+    # word is one of them exactly when the grammar's terminal takes it whole.
+    import re
+
+    from keilref.records import grammar as lark_grammar
+
+    (pattern,) = [t.pattern.value for t in lark_grammar.record_parser().terminals if t.name == terminal]
+    copy = lark_grammar._MOVE_WORD if terminal == "MOVE" else lark_grammar._RESULT_WORD
+    words = ["g7", "G7", "m13", "b100", "a1000", "K@d4", "k@d4", "pass", "button", "Pass", "g", "7", "g7x", "B+R", "W+T",
+             "B+F", "B+0.5", "W+12", "B+", "B+x", "B+1.", "Draw", "draw", "*", "**", "1.", "[A"]
+    for word in words:
+        assert bool(copy.fullmatch(word)) == bool(re.fullmatch(pattern, word)), word
+
+
+def test_a_byte_order_mark_between_tokens_separates_like_a_space() -> None:
+    text = '[A "1"]\ufeff[B "2"]\ufeffg7\ufefff6'
     whole = parse_record(text)
     assert [t.name for t in whole.tags] == ["A", "B"] and [t.move for t in whole.turns] == ["g7", "f6"]
     for size in (1, 2, 1 << 20):
         assert games_of(text, chunk_size=size) == [whole], size
+
+
+@pytest.mark.parametrize(
+    "blank, name",
+    [
+        ("\xa0", "U+00A0 (no-break space)"),
+        ("\u3000", "U+3000 (ideographic space)"),
+        ("\u2028", "U+2028 (line separator)"),
+        ("\x1c", "U+001C (file separator, a control character)"),
+        ("\x0c", "U+000C (form feed, a control character)"),
+    ],
+)
+def test_other_unicode_white_space_separates_nothing(blank: str, name: str) -> None:
+    # Only space, tab, line feed and carriage return are white space: any
+    # other space character between tokens is an error at that character.
+    text = f'[A "1"]\n[B "2"]\ng7{blank}f6'
+    err = error_of(text)
+    assert err.message == f"found {name} after 'g7'; expected a space, a tab or a line break"
+    assert (err.line, err.column) == (3, 3)
+    for size in (1, 2, 1 << 20):
+        (item,) = games_of(text, chunk_size=size)
+        assert isinstance(item, RecordError) and (item.message, item.line, item.column) == (err.message, 3, 3), size
+    # Between two games it belongs to the game before, which it makes an
+    # error at that character; the game after it is read.
+    first, second = games_of(f'[A "1"] g7 *\n{blank}\n[B "2"] g7 *\n')
+    assert isinstance(first, RecordError) and name in first.message and (first.line, first.column) == (2, 1)
+    assert isinstance(second, Record) and second.line == 3
+
+
+def test_an_unseen_character_is_read_as_text_when_files_are_cut_into_games() -> None:
+    # The splitter counts only white space as nothing: a file of a form feed
+    # is not empty, and after a game's tags a unit separator ends that game.
+    for size in (1, 2, 1 << 20):
+        (only,) = games_of(b"\x0c\n", chunk_size=size)
+        assert isinstance(only, RecordError) and "U+000C (form feed, a control character)" in only.message
+        assert (only.line, only.column) == (1, 1)
+        first, second = games_of('[A "1"]\n\x1f\n[B "2"] g7 *\n', chunk_size=size)
+        assert isinstance(first, RecordError) and "U+001F" in first.message and (first.line, first.column) == (2, 1)
+        assert isinstance(second, Record) and second.tags[0].name == "B" and second.line == 3
+        # Before the first tag, it is a game of its own, and the game after it is read.
+        bad, a, b = games_of('\u3000[A "1"] g7 *\n[B "2"] g7 *\n', chunk_size=size)
+        assert isinstance(bad, RecordError) and "U+3000" in bad.message and (bad.line, bad.column) == (1, 1)
+        assert isinstance(a, Record) and (a.tags[0].line, a.tags[0].column) == (1, 2)
+        assert isinstance(b, Record) and b.line == 2
 
 
 def test_unterminated_comment_is_reported_and_reading_resumes_at_the_next_tag_line() -> None:

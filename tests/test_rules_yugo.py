@@ -423,6 +423,41 @@ def test_agree_removal_at_an_empty_point_raises_naming_it() -> None:
     assert game.is_final and game.stone_at("b3") is Color.BLACK
 
 
+def test_the_removed_text_is_split_at_white_space_only() -> None:
+    # Space, tab and line breaks separate points; a no-break space or a
+    # control character is part of a point, which then names none.
+    game = stopped_game()
+    with pytest.raises(ConfigError, match="'b2\\\\xa0c2'"):
+        game.agree_removal("b2\xa0c2")
+    assert game.is_over and not game.is_final
+    game.agree_removal(" b2\tc2\r\n")
+    assert game.removed == frozenset({"b2", "b3", "c3", "c2"})
+
+
+@pytest.mark.parametrize(
+    "gap, error",
+    [
+        (" ", None),
+        ("\t", None),
+        ("\xa0", "'c1\\xa0h9' is not a point (such as d4): U+00A0 (no-break space) separates nothing"),
+        ("\x1f", "'c1\\x1fh9' is not a point (such as d4): U+001F (unit separator, a control character) separates nothing"),
+    ],
+)
+def test_a_removed_tag_separates_its_points_by_white_space_only(gap: str, error: str | None) -> None:
+    from pathlib import Path
+
+    from keilref import check_text
+
+    path = Path(__file__).resolve().parent.parent / "records/games/yugo/size10-dead-groups-removed-by-agreement.keil"
+    (verdict,) = check_text(path.read_text(encoding="utf-8").replace('"c1 h9"', f'"c1{gap}h9"'))
+    if error is None:
+        assert verdict.status.value == "ok"
+    else:
+        assert verdict.status.value == "error" and verdict.error is not None
+        assert verdict.error.message == f'Removed "c1{gap}h9": {error}'
+        assert (verdict.error.line, verdict.error.column) == (11, 1)
+
+
 # --- button and pass, precedence ------------------------------------------------------
 
 

@@ -137,7 +137,10 @@ def test_the_faults_are_reported_by_the_grammar() -> None:
 # --------------------------------------------------------------------------
 # Generated games
 
-_BLANKS = st.sampled_from([" ", "  ", "\t", "\n", "\r\n", " \n ", "\n\n", "\r\r\n", "\ufeff", "\x0b", "\u2028", "\xa0", "\r"])
+_BLANKS = st.sampled_from([" ", "  ", "\t", "\n", "\r\n", " \n ", "\n\n", "\r\r\n", "\ufeff", "\r"])
+UNSEEN = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u2028", "\u2029", "\u3000", "\u200b", "\x00"]
+"""Control and space characters that are not white space: between tokens,
+each is an error at that character; in a comment or a tag value, text."""
 _COMMENT_TEXT = st.text(st.sampled_from("ab [];{\"\\\n\r\t\xe9*.+1"), max_size=8)
 
 
@@ -276,6 +279,93 @@ def test_turns_are_made_through_their_slots_and_equal_the_constructors() -> None
 
 
 # --------------------------------------------------------------------------
+# Characters that look like white space, or like nothing, and are neither
+
+
+def _gaps(text: str) -> list[int]:
+    """Where white space stands between the tokens of a canonical game (no comments)."""
+    return [i for i, c in enumerate(text) if c in " \n"]
+
+
+@pytest.mark.parametrize("char", UNSEEN, ids=lambda c: f"U+{ord(c):04X}")
+def test_an_unseen_character_between_tokens_is_an_error_at_it(char: str) -> None:
+    """In place of any blank of a well-formed game, between tags, moves,
+    move numbers and the result: the scanner declines and the grammar
+    reports that character, by its code point, where it stands."""
+    from keilref.escaping import code_point
+    from keilref.engine.generate import random_games, to_record
+    from keilref.records.writer import write_record
+
+    tried = 0
+    for n, game in enumerate(random_games(11, 6, rules=("keil", "yugo"), sizes=(3, 4))):
+        text = write_record(to_record(game, event=f"unseen {n}"))
+        gaps = _gaps(text)
+        for i in gaps[::5] + gaps[-2:]:
+            for mutant in (text[:i] + char + text[i + 1 :], text[:i] + char + text[i:]):
+                assert assert_same_game(mutant) is None, repr(mutant)
+                error = grammar_only(mutant)
+                assert isinstance(error, RecordError)
+                line = mutant.count("\n", 0, i) + 1
+                column = i - (mutant.rfind("\n", 0, i) + 1) + 1
+                assert code_point(char) in error.message, error.message
+                assert (error.line, error.column) == (line, column), (error.message, mutant)
+                fast, slow = both_ways(mutant.encode())
+                assert fast == slow
+                tried += 1
+    assert tried > 100
+
+
+def test_button_then_pass_behind_a_unit_separator_is_one_bad_token() -> None:
+    text = '[Event "x"]\n[Size "3"]\n1. button\x1fpass 2. pass B+0.5\n'
+    assert scan_game(text) is None
+    (item,) = parse_games(text, "u.keil")
+    assert isinstance(item, RecordError)
+    assert item.message == "found U+001F (unit separator, a control character) after 'button'; expected a space, a tab or a line break"
+    assert (item.line, item.column) == (3, 10)
+
+
+@pytest.mark.parametrize("char", UNSEEN, ids=lambda c: f"U+{ord(c):04X}")
+def test_an_unseen_character_in_a_comment_or_a_tag_value_is_kept(char: str) -> None:
+    text = f'[Event "a{char}b"]\n1. g7 {{c{char}d}} ;e{char}f\n f6 *\n'
+    record = assert_same_game(text)
+    assert record is not None
+    assert record.tags[0].value == f"a{char}b"
+    assert [c.text for c in record.turns[0].comments] == [f"c{char}d", f"e{char}f"]
+    fast, slow = both_ways(text.encode())
+    assert fast == slow
+
+
+@st.composite
+def unseen_games(draw: st.DrawFn) -> str:
+    """A generated game with unseen characters put in place of, or beside,
+    some of its characters: in gaps, tokens, comments and tag values alike."""
+    text = draw(games())
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(0, len(text)))
+        char = draw(st.sampled_from(UNSEEN))
+        text = text[:i] + char + text[i + draw(st.integers(0, 1)) :]
+    return text
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(unseen_games(), st.integers(0, 50), st.integers(0, 20))
+@example('[A "b"] g7\x0bf6', 0, 0)
+@example('[A "b"]\x1c[B "c"] g7', 0, 0)
+@example('[A "b"] 1.\u2028g7', 0, 0)
+@example('[A "b"] g7 B+R\xa0', 0, 0)
+@example('[A "b\x1f"] {x\x85} g7', 0, 0)
+def test_games_with_unseen_characters_read_the_same(text: str, line_offset: int, column_offset: int) -> None:
+    assert_same_game(text, line_offset, column_offset)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(unseen_games(), min_size=1, max_size=3), st.sampled_from(["\n", "\r\n", "\n\x0c\n", "\x1e"]))
+def test_files_with_unseen_characters_read_the_same(texts: list[str], joiner: str) -> None:
+    fast, slow = both_ways(joiner.join(texts).encode("utf-8"))
+    assert fast == slow
+
+
+# --------------------------------------------------------------------------
 # The plain path: spaces and line ends between words, no comments
 
 _PLAIN_GAPS = st.sampled_from([" ", "  ", "\n", " \n", "\n\n", "\n ", "   \n  "])
@@ -354,6 +444,10 @@ def test_the_table_of_words_stays_bounded() -> None:
             scanner._word_kind(f"x{i}y")
         assert len(scanner._WORDS) <= scanner._MAX_WORDS
         assert scanner._word_kind("g7") == scanner._POINT
+        scanner._WORDS.clear()
+        long = "1" * 1_000_000 + "."
+        assert scanner._word_kind(long) == scanner._NUMBER
+        assert long not in scanner._WORDS and len(scanner._WORDS) == 0  # a long word is classified, not kept
     finally:
         scanner._WORDS.clear()
         scanner._WORDS.update(saved)

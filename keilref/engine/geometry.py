@@ -29,6 +29,18 @@ class Geometry(Protocol):
 MAX_HEX_SIZE = 13
 _LETTERS = string.ascii_lowercase
 POINT_RE = re.compile(r"([A-Za-z])([0-9]{1,3})\Z")
+_POINT_GAPS = re.compile(r"[ \t\n\r]+")
+
+
+def split_points(text: str) -> list[str]:
+    """The points of a list such as the ``Removed`` tag's ``"d4 k10"``.
+
+    Split at white space as the record format defines it (space, tab, line
+    feed, carriage return), not at whatever ``str.split`` takes for space: a
+    no-break space or a control character is part of a point, which then
+    reads as no point at all.
+    """
+    return [point for point in _POINT_GAPS.split(text) if point]
 
 
 @dataclass(frozen=True, eq=False)

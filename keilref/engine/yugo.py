@@ -59,7 +59,7 @@ from keilref.values import Color, Reason, Score, ScoreRow
 from keilref.engine.diagram import SQUARE_ASCII, SQUARE_UNICODE, parse_square, render_square
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, not_a_turn
 from keilref.engine.game import BoardGame
-from keilref.engine.geometry import SquareGeometry, square_geometry
+from keilref.engine.geometry import SquareGeometry, split_points, square_geometry
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules, register
 
 EMPTY = 0
@@ -454,7 +454,7 @@ class YugoGame(BoardGame):
             }[self._phase]
             raise ConfigError(f"{_STOP_MESSAGE} ({why})")
         if isinstance(points, str):
-            points = points.split()
+            points = split_points(points)
         starts = [self._removal_point(name) for name in points]
         removed: set[int] = set()
         for p in starts:

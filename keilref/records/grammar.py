@@ -24,6 +24,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from keilref.records import limits
 from keilref.values import Result
+from keilref.escaping import code_point
 from keilref.errors import RecordSyntaxError
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
 from keilref.records.scanner import number_text, turn_from_token
@@ -284,7 +285,12 @@ _THINGS = {
     "$END": "the end of the game",
 }
 _ORDER = ("TAG", "MOVE", "MOVENUM", "COMMENT", "RESULT", "$END")
-_WORD = re.compile(r"[^\s{;\ufeff]{1,40}")
+_WORD = re.compile(r"[^ \t\n\r{;\ufeff]{1,40}")
+"""A word as the grammar's tokens end: at white space (exactly WS), a comment or the end."""
+# MOVE and RESULT without their lookahead: the tokens an unseen character can stop.
+_MOVE_WORD = re.compile(r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}|pass|button")
+_RESULT_WORD = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*")
+_WHITE_SPACE = " (white space is a space, a tab or a line break)"
 _RESULT_LIKE = re.compile(r"[BW]\+|draw\Z", re.I)
 _RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, Draw or *"
 
@@ -393,8 +399,23 @@ def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) 
         return "found ']' outside a tag", line, column
     m = _WORD.match(text, pos)
     word = m.group(0) if m else char
-    if not word.isprintable():
-        word = word.encode("unicode_escape").decode("ascii")
+    unseen = _unseen(word)
+    if unseen >= 0:
+        # A control or space character other than white space separates
+        # nothing: it is the fault when it stands where white space would.
+        before = word[:unseen]
+        if not before:
+            return _found(code_point(word[0]), allowed, _WHITE_SPACE), line, column
+        kind = "MOVE" if _MOVE_WORD.fullmatch(before) else "RESULT" if _RESULT_WORD.fullmatch(before) else None
+        if kind is not None:
+            # The token before it would have been read: say first what the
+            # grammar would say of that token where it stands, if anything.
+            fault = _token_fault(e, kind, before, allowed, line, column)
+            if fault is not None:
+                return fault
+            message = f"found {code_point(word[unseen])} after '{before}'; expected a space, a tab or a line break"
+            return message, line, column + unseen
+        word = before
     hint = ""
     if _RESULT_LIKE.match(word):
         hint = f" ('{word}' is not a result: results are {_RESULT_FORMS})"
@@ -407,9 +428,48 @@ def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) 
     return _found(f"'{word}'", allowed, hint), line, column
 
 
+def _token_fault(
+    e: UnexpectedInput, kind: str, word: str, allowed: set[str], line: int, column: int
+) -> tuple[str, int, int] | None:
+    """What the grammar says of the token ``word`` of terminal ``kind`` at
+    ``line``:``column``, where the parser stopped: ``None`` if it would take it."""
+    if kind not in allowed:
+        return _found(f"{_FOUND_TOKEN[kind]} '{word}'", allowed), line, column
+    if kind == "RESULT":
+        try:
+            Result.parse(word)
+        except ValueError as error:
+            return str(error), line, column
+        return None
+    number = _pending_number(e)
+    if number is not None:
+        turns = _turns_before(e, number)
+        if turns is not None and number.value != number_text(len(turns)):
+            fault = _wrong_number(number, len(turns))
+            return fault.message, fault.line, fault.column
+    return None
+
+
+def _turns_before(e: UnexpectedInput, number: Token) -> list[Turn] | None:
+    """The turns read before the move number ``number`` (on the parser's stack)."""
+    stack = getattr(getattr(e, "state", None), "value_stack", None) or []
+    for i in range(len(stack) - 1, 0, -1):
+        if stack[i] is number:
+            turns = stack[i - 1]
+            return turns if isinstance(turns, list) and not isinstance(turns, _Comments) else None
+    return None
+
+
+def _unseen(word: str) -> int:
+    """Where the first character that cannot be seen stands in ``word`` (-1: none)."""
+    if word.isprintable():
+        return -1
+    return next(i for i, c in enumerate(word) if not c.isprintable())
+
+
 UNCLOSED_COMMENT = "comment never closed: this '{' has no matching '}'"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_TAG_WORD = re.compile(r'[^\s\]"]{1,40}')
+_TAG_WORD = re.compile(r'[^ \t\n\r\]"]{1,40}')
 _BLANKS = re.compile(r"[ \t]*")
 
 
@@ -430,7 +490,11 @@ def _describe_tag(text: str, pos: int, line: int, column: int, allowed: set[str]
         if text[i] == "\n":
             return "the end of the line"
         m = _TAG_WORD.match(text, i)
-        return f"'{m.group(0) if m else text[i]}'"
+        word = m.group(0) if m else text[i]
+        unseen = _unseen(word)
+        if unseen == 0:
+            return code_point(word[0])
+        return f"'{word[:unseen] if unseen > 0 else word}'"
 
     i = _BLANKS.match(text, pos + 1).end()  # type: ignore[union-attr]
     name = _NAME.match(text, i)

@@ -117,14 +117,14 @@ class _Piece:
 
 
 _SPECIAL = re.compile(rb"[\[{;]")
-# White space as the grammar sees it (str.isspace, and the byte order mark),
-# in UTF-8, so that the scanner and the parser agree on what separates tokens.
-_BLANK_BYTES = re.compile(
-    rb"(?:[ \t\n\r\f\v\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
-    rb"|\xe2\x81\x9f|\xe3\x80\x80|\xef\xbb\xbf)*"
-)
-_BLANK_LEADS = b"\xc2\xe1\xe2\xe3\xef"
-"""First bytes of the multi-byte blanks: a chunk may end part way through one."""
+# White space as the grammar sees it (its WS: space, tab, line feed, carriage
+# return and the byte order mark), in UTF-8, so that the splitter and the
+# parser agree on what separates tokens. Any other character, a form feed or
+# a no-break space included, is something to read: a game of its own if it
+# stands between games, and an error at that character.
+_BLANK_BYTES = re.compile(rb"(?:[ \t\n\r]|\xef\xbb\xbf)*")
+_BLANK_LEADS = b"\xef"
+"""First bytes of the multi-byte blanks (the byte order mark): a chunk may end part way through one."""
 _BOM = b"\xef\xbb\xbf"
 _FIRST_TAG = re.compile(rb"^(?:[ \t]|\xef\xbb\xbf)*\[", re.MULTILINE)
 
@@ -508,8 +508,13 @@ class GameBytes:
         if self.piece.too_large:
             return self.piece.head_line
         data = self.piece.data
-        m = _FIRST_TAG.search(data)
-        start = m.start() if m is not None else len(data) - len(data.lstrip())
+        tag = _FIRST_TAG.search(data)
+        if tag is not None:
+            start = tag.start()
+        else:
+            blanks = _BLANK_BYTES.match(data)
+            assert blanks is not None  # the pattern matches the empty string
+            start = blanks.end()
         return self.piece.line + data.count(b"\n", 0, start)
 
     @property

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import io
 import os
+import re
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -66,8 +67,8 @@ class Formatted:
         """
         if not self.changed:
             return ""
-        old = self.original.decode("utf-8").splitlines(keepends=True)
-        new = self.text.splitlines(keepends=True)
+        old = _lines(self.original.decode("utf-8"))
+        new = _lines(self.text)
         out = []
         labels = (f"{shown_name(self.name)}\t(original)", f"{shown_name(self.name)}\t(formatted)")
         for line in difflib.unified_diff(old, new, *labels, lineterm="\n"):
@@ -75,6 +76,17 @@ class Formatted:
             if not line.endswith("\n"):
                 out.append("\n\\ No newline at end of file\n")
         return "".join(out)
+
+
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` with their endings. A line ends at a line feed
+    only, as the record format says: ``str.splitlines`` would also cut at a
+    lone CR, a form feed, U+001C..U+001E, U+0085 or U+2028, which a comment
+    or a tag value may hold, and the diff would not apply."""
+    return _LINE.findall(text)
 
 
 def format_source(

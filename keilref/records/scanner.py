@@ -33,22 +33,29 @@ from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn, Tu
 __all__ = ["scan_game"]
 
 _TOKENS = re.compile(
-    r"([\s\ufeff]*)(?:"
+    r"([ \t\n\r\ufeff]*)(?:"
     # MOVE
-    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^\s{;\ufeff])|(?:pass|button)(?![^\s{;\ufeff]))"
+    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff])|(?:pass|button)(?![^ \t\n\r{;\ufeff]))"
     # MOVENUM
     r"|([0-9]+\.+)"
     # COMMENT
     r"|(\{[^}]*\}|;[^\n]*)"
     # RESULT
-    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)(?![^\s{;\ufeff]))"
+    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)(?![^ \t\n\r{;\ufeff]))"
     # TAG
     r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
-    # anything else starts no token; or the end of the text
-    r"|([^\s\ufeff])|\Z)"
+    # anything else starts no token, and the game is declined: the rest of
+    # the text in one match; or the end of the text
+    r"|([^ \t\n\r\ufeff](?s:.*))|\Z)"
 )
 """One match per token, with the blanks before it: ``findall`` then reads
-the whole text in one call, no character skipped, and no match objects."""
+the whole text in one call, no character skipped, and no match objects.
+
+The blanks are the grammar's WS exactly (not ``\\s``, which also takes
+U+001C..U+001F, U+00A0, U+2028 and others that separate nothing). Where no
+token starts, the rest of the text is taken at once: a token tried at every
+character of a long run that is none (``[0-9]+\\.+`` over digits with no dot)
+would read the run once per character, in time that grows with its square."""
 _TAG_PARTS = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"')
 _ESCAPE = re.compile(r"\\(.)")
 
@@ -147,19 +154,19 @@ def _add_tag(tags: list[Tag], names: set[str], name: str, raw: str, line: int, c
     return True
 
 
-def _with_tag_comment(tag: Tag, comment: Comment) -> Tag:
-    """The same tag with one more comment after it (comments are rare)."""
-    return Tag(tag.name, tag.value, tag.comments + (comment,), tag.line, tag.column)
+def _with_tag_comments(tag: Tag, comments: list[Comment]) -> Tag:
+    """The same tag with the comments after it."""
+    return Tag(tag.name, tag.value, tag.comments + tuple(comments), tag.line, tag.column)
 
 
-def _with_turn_comment(turn: Turn, comment: Comment) -> Turn:
-    """The same turn with one more comment after it."""
+def _with_turn_comments(turn: Turn, comments: list[Comment]) -> Turn:
+    """The same turn with the comments after it (after those before it, if numbered)."""
     return Turn(
         turn.move,
         turn.kind,
         turn.point,
         turn.piece,
-        turn.comments + (comment,),
+        turn.comments + tuple(comments),
         turn.written,
         turn.numbered,
         turn.line,
@@ -188,7 +195,12 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
     turns: list[Turn] = []
     append = turns.append
     number: str | None = None  # a move number waiting for its move
-    pending: tuple[Comment, ...] = ()  # comments between that number and its move
+    pending: list[Comment] = []  # comments between that number and its move
+    # Comments after a tag or a turn, by its index, given to it at the end:
+    # a record's tags and turns are immutable, and making a new one for each
+    # comment would copy a run of comments once per comment.
+    tag_notes: dict[int, list[Comment]] = {}
+    turn_notes: dict[int, list[Comment]] = {}
     result: str | None = None
     result_line = result_column = 0
     result_comments: list[Comment] = []
@@ -215,8 +227,9 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
             else:
                 if number != number_text(index):
                     return None
-                append(turn_from_token(move, pending, True, line, pos - line_start + 1))
-                number, pending = None, ()
+                append(turn_from_token(move, tuple(pending), True, line, pos - line_start + 1))
+                number = None
+                pending.clear()
             pos += len(move)
         elif num:
             if not tags or number is not None or result is not None:
@@ -226,13 +239,13 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
         elif note:
             comment = _comment(note)
             if number is not None:
-                pending += (comment,)
+                pending.append(comment)
             elif result is not None:
                 result_comments.append(comment)
             elif turns:
-                turns[-1] = _with_turn_comment(turns[-1], comment)
+                turn_notes.setdefault(len(turns) - 1, []).append(comment)
             elif tags:
-                tags[-1] = _with_tag_comment(tags[-1], comment)
+                tag_notes.setdefault(len(tags) - 1, []).append(comment)
             else:
                 head.append(comment)
             if "\n" in note:  # a brace comment over several lines
@@ -261,6 +274,10 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
         # else: the end of the text, after any blanks
     if not tags or number is not None or pos != len(text):
         return None
+    for index, notes in tag_notes.items():
+        tags[index] = _with_tag_comments(tags[index], notes)
+    for index, notes in turn_notes.items():
+        turns[index] = _with_turn_comments(turns[index], notes)
     if result is None:
         return Record(tuple(tags), tuple(turns), None, tuple(head), (), tags[0].line)
     return Record(
@@ -309,6 +326,8 @@ _WORD_RESULT = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*")
 _POINT, _MOVE, _NUMBER, _RESULT, _UNREADABLE, _OTHER = range(6)
 _WORDS: dict[str, int] = {}
 _MAX_WORDS = 100_000
+_MAX_WORD = 32
+"""The longest word kept in the table: the table holds words, not whole games' text."""
 
 
 def _word_kind(word: str) -> int:
@@ -327,6 +346,8 @@ def _word_kind(word: str) -> int:
             kind = _UNREADABLE
     else:
         kind = _OTHER
+    if len(word) > _MAX_WORD:  # no move, number or result is this long: not worth keeping
+        return kind
     if len(_WORDS) >= _MAX_WORDS:  # an archive of odd words must not grow this without end
         _WORDS.clear()
     _WORDS[word] = kind
@@ -382,7 +403,9 @@ def _plain_moves(text: str, pos: int) -> tuple[tuple[str, ...], str | None] | No
     append = moves.append
     number: str | None = None
     result: str | None = None
-    # The section holds no blank but space and line end (_NOT_PLAIN_BODY).
+    # The section holds no blank but space and line end (_NOT_PLAIN_BODY), so
+    # str.split, which would also cut at U+001C..U+001F, U+00A0 and others
+    # that are not white space, cuts only where the grammar's WS does.
     for word in text[pos:].split():
         kind = _WORDS.get(word)
         if kind is None:

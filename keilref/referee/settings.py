@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from keilref.values import Result
+from keilref.escaping import code_point
 from keilref.errors import ConfigError, RecordError, TagError
+from keilref.engine.geometry import split_points
 from keilref.records.record import Record, Tag
 from keilref.records.tagnames import misspelt_tags
 from keilref.engine.rules import KOMI_LIMIT, KOMI_RE, ButtonRule, RuleSet, all_rules, find_rules
@@ -182,10 +184,12 @@ def _removed(tag: Tag, ruleset: RuleSet) -> tuple[str, ...]:
     """The points of a ``Removed`` agreement; whether they hold pieces is for the replay."""
     if not ruleset.agreed_removal:
         raise _error(tag, f"a Removed tag is not allowed under rules {ruleset.name!r}: they have no agreed removal")
-    points = tuple(tag.value.split())
+    points = tuple(split_points(tag.value))
     for point in points:
         if not _POINT.match(point):
-            raise _error(tag, f'Removed "{_q(tag.value)}": {point!r} is not a point (such as d4)')
+            unseen = next((c for c in point if not c.isprintable()), None)
+            why = f": {code_point(unseen)} separates nothing" if unseen is not None else ""
+            raise _error(tag, f'Removed "{_q(tag.value)}": {point!r} is not a point (such as d4){why}')
     return points
 
 
