@@ -287,7 +287,7 @@ _THINGS = {
 _ORDER = ("TAG", "MOVE", "MOVENUM", "COMMENT", "RESULT", "$END")
 _WORD = re.compile(r"[^\s{;\ufeff]{1,40}")
 _RESULT_LIKE = re.compile(r"[BW]\+|draw\Z", re.I)
-_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, Draw or *"
+_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, B+, W+, Draw or *"
 
 
 def _expected(terminals: Iterable[str]) -> str:
