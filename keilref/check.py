@@ -26,7 +26,9 @@ from typing import BinaryIO, TypeVar
 from keilref.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.errors import RecordError
 from keilref.rules import find_rules
-from keilref.parser import GameBytes, iter_games, read_game, split_games
+from keilref.abstract_games import MATCH_SUFFIXES, amend
+from keilref.formats import iter_source, read_piece_match, split_source
+from keilref.parser import GameBytes
 from keilref.record import Record
 from keilref.verdict import Verdict, adjudicate
 
@@ -77,6 +79,7 @@ def expand_paths(
     *,
     suffix: str = ".keil",
     compressed: bool = False,
+    matches: bool = True,
     on_error: Callable[[PathError], None] | None = None,
 ) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
@@ -89,12 +92,14 @@ def expand_paths(
     search takes regular files only, and a subdirectory it cannot read
     becomes a source that reads as one error, so that it is reported, not
     skipped. With ``compressed``, directories are searched for compressed
-    records too (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``).
+    records too (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``). With ``matches``
+    (the default), they are searched for the matches of the abstract_games
+    server too (``*.match.json``, ``*.replay.json``, ``*.moves.json``).
     """
     sources: list[Source] = []
     for given in paths:
         try:
-            sources.extend(_expand_path(given, suffix, compressed))
+            sources.extend(_expand_path(given, suffix, compressed, matches))
         except PathError as e:
             if on_error is None:
                 raise
@@ -102,7 +107,7 @@ def expand_paths(
     return sources
 
 
-def _expand_path(given: str, suffix: str, compressed: bool) -> list[Source]:
+def _expand_path(given: str, suffix: str, compressed: bool, matches: bool) -> list[Source]:
     if given == STDIN:
         return [Source(STDIN)]
     p = Path(given)
@@ -113,6 +118,8 @@ def _expand_path(given: str, suffix: str, compressed: bool) -> list[Source]:
         return [Source(given)]
     if is_dir:
         endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
+        if matches and suffix == ".keil":
+            endings += MATCH_SUFFIXES
         found = _walk(given, endings)
         if not found:
             raise PathError(f"{given}: directory holds no {suffix} records")
@@ -162,7 +169,7 @@ def read_source(source: Source) -> Iterator[Record | RecordError]:
         yield _unreadable(source, e)
         return
     try:
-        yield from iter_games(stream, source.name)
+        yield from iter_source(stream, source.name)
     except OSError as e:
         yield _unreadable(source, e)
     finally:
@@ -194,7 +201,7 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
             yield Batch(source.name, index, (), 0, _unreadable(source, e))
             continue
         try:
-            for piece in split_games(stream):
+            for piece in split_source(stream, source.name):
                 games.append(piece)
                 nbytes += len(piece.data)
                 if len(games) >= BATCH_GAMES or nbytes >= BATCH_BYTES:
@@ -229,11 +236,13 @@ def checked_games(
         return
     index = batch.first_game
     for piece in batch.games:
-        item = read_game(piece, batch.file)
+        item, match = read_piece_match(piece, batch.file)
         if item is None:
             continue
         try:
             verdict = adjudicate(item, file=batch.file, game=index, rules=rules, line=piece.first_line)
+            if match is not None:
+                verdict = amend(verdict, match)
         except Exception as e:  # noqa: BLE001
             # A referee bug must cost one game its verdict, never the others theirs.
             fault = RecordError(f"internal error while checking this game: {type(e).__name__}: {e}", piece.first_line, 1)
@@ -394,7 +403,7 @@ def check_text(text: str | bytes, rules: str | None = None, *, filename: str = S
     if rules is not None:
         find_rules(rules)
     data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
-    games = tuple(split_games(io.BytesIO(data)))
+    games = tuple(split_source(io.BytesIO(data), filename))
     return check_batch(Batch(filename, 1, games, len(data)), rules)
 
 

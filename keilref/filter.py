@@ -29,11 +29,12 @@ from typing import BinaryIO
 
 from keilref.check import STDIN, Batch, Source, checked_games, map_batches
 from keilref.errors import ConfigError
-from keilref.parser import read_game, split_games
+from keilref.formats import MatchBytes, read_piece, split_source
 from keilref.record import Record
 from keilref.rules import find_rules
 from keilref.setup import DEFAULT_RULES
 from keilref.verdict import Verdict
+from keilref.writer import write_record
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -101,6 +102,9 @@ class GameFacts:
     tags: tuple[tuple[str, str], ...]
     identity: str | None
     """Rule set, size and turns, for duplicates; ``None`` for a game that cannot be parsed."""
+    text: bytes | None = None
+    """For a match of the abstract_games server, its record as ``.keil`` text:
+    what is written of it, since its own bytes are JSON."""
 
 
 def identity(record: Record) -> str:
@@ -131,7 +135,9 @@ def facts_batch(batch: Batch) -> list[GameFacts]:
         if record is None:
             out.append(GameFacts(place, verdict, (), None))
         else:
-            out.append(GameFacts(place, verdict, tuple((t.name, t.value) for t in record.tags), identity(record)))
+            text = write_record(record).encode("utf-8") if isinstance(piece, MatchBytes) else None
+            tags = tuple((t.name, t.value) for t in record.tags)
+            out.append(GameFacts(place, verdict, tags, identity(record), text))
     return out
 
 
@@ -200,8 +206,8 @@ class _Seen:
                 data = stream.read(place.length)
         except OSError:
             return None  # not readable again (a pipe, or gone): no duplicate can be confirmed
-        for piece in split_games(io.BytesIO(data)):
-            item = read_game(piece)
+        for piece in split_source(io.BytesIO(data), source.name):
+            item = read_piece(piece)
             if isinstance(item, Record):
                 return identity(item)
             return None
@@ -288,7 +294,10 @@ def _filter(
             if not criteria.matches(f):
                 continue
             piece = batch.games[f.piece]
-            data = piece.data
+            data = piece.data if f.text is None else f.text
+            if isinstance(piece, MatchBytes) and f.text is None:
+                note(f"{f.verdict.file}: the match cannot be read as a game: nothing to write")
+                continue
             if piece.piece.empty:
                 # "no game in file": blank space and comments, which would join the game before them.
                 note(f"{f.verdict.file}: no game in file: nothing to write")

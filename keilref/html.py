@@ -33,7 +33,7 @@ from keilref.check import STDIN
 from keilref.core import Color, format_number
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
 from keilref.game import Game, new_game
-from keilref.parser import read_game, split_games
+from keilref.formats import read_piece, split_source
 from keilref.record import Record
 from keilref.rules import ButtonRule, find_rules
 from keilref.setup import GameSetup, read_setup
@@ -226,12 +226,12 @@ class HtmlReport:
             try:
                 with open(file, "rb") as stream:
                     index = 0
-                    for piece in split_games(stream):
+                    for piece in split_source(stream, file):
                         if not piece.counts:
                             continue
                         index += 1
                         if index in rows:
-                            item = read_game(piece, file)
+                            item = read_piece(piece, file)
                             if item is not None:
                                 found[rows[index]] = item
                         if index >= last:
