@@ -22,24 +22,27 @@ the record, for the verdict's warnings and words.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NoReturn
 
 from keilref.core import Result, ResultKind, format_number
 from keilref.errors import RecordError
-from keilref.jsontext import JsonNode, JsonText
-from keilref.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.jsontext import JsonText
+from keilref.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, with_deferred_turns
 from keilref.writer import canonical_tags
 
 __all__ = [
     "BUTTON_LABEL",
     "MATCH_SUFFIXES",
+    "MENU_SIZES",
     "Match",
     "SITE",
+    "amend",
     "cell_of",
+    "dump_moves",
     "export_moves",
     "is_match_name",
     "looks_like_match",
@@ -67,8 +70,6 @@ _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _JSON_START = re.compile(rb'(?:\xef\xbb\xbf)?[ \t\n\r]*\{[ \t\n\r]*"(?:[^"\\\n]|\\.){0,200}"[ \t\n\r]*:')
 _OFF_ALL_BOARDS = "z999"
 """A point on no hexagon keilref plays: what a cell with no name of its own becomes."""
-_POSITIONED_DEPTH = 3
-"""Containers read with places: the object, its lists, their entries (not a drawing's insides)."""
 
 
 @dataclass(frozen=True)
@@ -134,24 +135,59 @@ def cell_of(point: str, size: int) -> str:
 # Reading
 
 
-@dataclass(frozen=True)
+class _Val:
+    """A value of the document and its path there: its place is found only when asked for."""
+
+    __slots__ = ("value", "path")
+
+    def __init__(self, value: Any, path: tuple[str | int, ...] = ()) -> None:
+        self.value = value
+        self.path = path
+
+    @property
+    def members(self) -> dict[str, Any] | None:
+        return self.value if isinstance(self.value, dict) else None
+
+    @property
+    def items(self) -> list[_Val] | None:
+        if not isinstance(self.value, list):
+            return None
+        return [_Val(v, (*self.path, i)) for i, v in enumerate(self.value)]
+
+    def get(self, key: str) -> _Val | None:
+        if not isinstance(self.value, dict) or key not in self.value:
+            return None
+        return _Val(self.value[key], (*self.path, key))
+
+
 class _Move:
-    raw: str
-    node: JsonNode
-    """The value the move was read from (a label or a raw move)."""
+    """A stored move (``komi=6``, ``black``, ``-1,2``) and the path of the value it was read from."""
+
+    __slots__ = ("raw", "path")
+
+    def __init__(self, raw: str, path: tuple[str | int, ...]) -> None:
+        self.raw = raw
+        self.path = path
+
+    @property
+    def node(self) -> _Val:
+        return _Val(self.raw, self.path)
 
 
 class _Reader:
-    def __init__(self, text: JsonText) -> None:
+    def __init__(self, text: JsonText, places: bool = True) -> None:
         self.text = text
+        self.places = places
 
-    def fail(self, message: str, node: JsonNode | int) -> RecordError:
-        return self.text.error(message, node if isinstance(node, int) else node.offset)
+    def fail(self, message: str, node: _Val) -> RecordError:
+        return self.text.error(message, self.text.locate(node.path))
 
-    def place(self, node: JsonNode) -> tuple[int, int]:
-        return self.text.place(node.offset)
+    def place(self, node: _Val) -> tuple[int, int]:
+        if not self.places:
+            return 0, 0
+        return self.text.place(self.text.locate(node.path))
 
-    def member(self, node: JsonNode, key: str, kinds: tuple[type, ...], what: str) -> JsonNode:
+    def member(self, node: _Val, key: str, kinds: tuple[type, ...], what: str) -> _Val:
         child = node.get(key)
         if child is None:
             raise self.fail(f"no {key!r} in the {what}", node)
@@ -159,7 +195,7 @@ class _Reader:
             raise self.fail(f"{key!r} is {_kind(child.value)}; expected {_names(kinds)}", child)
         return child
 
-    def entries(self, node: JsonNode, what: str) -> list[JsonNode]:
+    def entries(self, node: _Val, what: str) -> list[_Val]:
         assert node.items is not None
         for item in node.items:
             if item.members is None:
@@ -167,7 +203,7 @@ class _Reader:
         return node.items
 
 
-def read_match(data: bytes, filename: str | None = None) -> Match:
+def read_match(data: bytes, filename: str | None = None, *, places: bool = True) -> Match:
     """The match in ``data`` (the bytes of one file, in any of the three shapes).
 
     Raises :class:`~keilref.errors.RecordError` at the offending value for
@@ -176,11 +212,13 @@ def read_match(data: bytes, filename: str | None = None) -> Match:
     in the middle of play, a match ended before the sides were chosen).
     What the rules decide (an occupied point, a move after two passes, a
     size keilref refuses) is left to the replay, as for a ``.keil`` game.
+    Without ``places``, tags and turns carry no line and column (errors
+    still do): what a writer needs, found sooner.
     """
     text = _decode(data, filename)
     doc = JsonText(text, filename)
-    top = doc.parse(_POSITIONED_DEPTH)
-    reader = _Reader(doc)
+    top = _Val(doc.load())
+    reader = _Reader(doc, places)
     if top.members is None:
         raise reader.fail(f"a match is a JSON object; found {_kind(top.value)}", top)
     if "frames" in top.members:
@@ -244,7 +282,7 @@ def read_match(data: bytes, filename: str | None = None) -> Match:
     if date is not None:
         tags.append(date)
     tags.append(_tag(reader, "KomiBy", "White" if swap else "Black", side_move.node))
-    turns = tuple(_turn(reader, move, size) for move in moves[2:])
+    turns = _Turns(reader, moves[2:], size)
     result, result_node, limit = _result(reader, moves, size, status, winner, black_seat)
     if result != "*":
         tags.append(_tag(reader, "Result", result, result_node))
@@ -254,14 +292,13 @@ def read_match(data: bytes, filename: str | None = None) -> Match:
         comments = (Comment(f"the server ended the match at its move limit of {limit} plies"),)
     record = Record(
         canonical_tags(tags),
-        turns,
-        result,
+        result=result,
         result_comments=comments,
         line=reader.place(top)[0],
         result_line=line,
         result_column=column,
     )
-    return Match(record, shape, tuple(warnings), limit)
+    return Match(with_deferred_turns(record, turns), shape, tuple(warnings), limit)
 
 
 def _decode(data: bytes, filename: str | None) -> str:
@@ -283,22 +320,20 @@ def _decode(data: bytes, filename: str | None) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _tag(reader: _Reader, name: str, value: str, node: JsonNode) -> Tag:
+def _tag(reader: _Reader, name: str, value: str, node: _Val) -> Tag:
     line, column = reader.place(node)
     # A tag value is one line: a name sent with a line break keeps its words.
     return Tag(name, " ".join(value.split()) if not value.isprintable() else value, line=line, column=column)
 
 
-def _size(reader: _Reader, top: JsonNode, shape: str) -> tuple[int, JsonNode]:
+def _size(reader: _Reader, top: _Val, shape: str) -> tuple[int, _Val]:
     if shape == "replay":
         frames = reader.member(top, "frames", (list,), "replay")
         if not frames.items:
             raise reader.fail("the replay has no frames: not even the empty board before the first move", frames)
         first = reader.entries(frames, "frames")[0]
         render = reader.member(first, "render", (dict,), "first frame")
-        # The drawing is read without places: read it again, with them, for its board.
-        node, _ = reader.text.value_at(render.offset, 2)
-        board = reader.member(node, "board", (dict,), "first frame's render")
+        board = reader.member(render, "board", (dict,), "first frame's render")
         size = reader.member(board, "size", (int,), "board")
     else:
         options = top.get("options")
@@ -316,7 +351,7 @@ def _size(reader: _Reader, top: JsonNode, shape: str) -> tuple[int, JsonNode]:
     return value, size
 
 
-def _players(reader: _Reader, top: JsonNode) -> list[tuple[str, JsonNode]]:
+def _players(reader: _Reader, top: _Val) -> list[tuple[str, _Val]]:
     players = reader.member(top, "players", (list,), "match")
     entries = reader.entries(players, "players")
     if len(entries) != 2:
@@ -328,46 +363,73 @@ def _players(reader: _Reader, top: JsonNode) -> list[tuple[str, JsonNode]]:
     return found
 
 
-def _moves(reader: _Reader, top: JsonNode, shape: str, players: list[tuple[str, JsonNode]]) -> list[_Move]:
+def _moves(reader: _Reader, top: _Val, shape: str, players: list[tuple[str, _Val]]) -> list[_Move]:
     """The stored moves, raw (``komi=6``, ``black``, ``-1,2``), checked for order and seat."""
     key = {"match": "history", "replay": "frames", "moves": "moves"}[shape]
-    entries = reader.entries(reader.member(top, key, (list,), "match"), key)
-    if shape == "replay":
-        entries = entries[1:]  # frame 0 is the board before any move
+    rows: list[Any] = reader.member(top, key, (list,), "match").value
+    field = "move" if shape == "moves" else "label"
+    replay = shape == "replay"
+    first = 1 if replay else 0  # frame 0 is the board before any move
+    names = [name for name, _ in players]
+    same_names = names[0] == names[1]
+    labels = _LABELS
     moves: list[_Move] = []
-    black_seat = 0
-    for index, entry in enumerate(entries):
-        ply = reader.member(entry, "ply", (int,), f"{key} entry")
-        expected_ply = index + 1 if shape == "replay" else index
-        if ply.value != expected_ply:
-            raise reader.fail(
-                f"ply {ply.value} where ply {expected_ply} was due: the moves must come in order, none missing", ply
-            )
-        if shape == "moves":
-            node = reader.member(entry, "move", (str,), "move")
-            raw = node.value
+    append = moves.append
+    seat = black_seat = 0
+    for index, row in enumerate(rows[first:]):
+        ply = index + first
+        if index >= 2:
+            seat = black_seat if index % 2 == 0 else 1 - black_seat
         else:
-            node = reader.member(entry, "label", (str,), f"{key} entry")
-            raw = _unlabel(reader, node)
-        if index == 1 and raw == "black":
-            black_seat = 1
-        seat = index if index < 2 else (black_seat if index % 2 == 0 else 1 - black_seat)
-        _check_seat(reader, entry, shape, seat, players)
-        if index >= 2 and (raw in ("black", "white") or raw.startswith("komi=")):
+            seat = index
+        # The common case in a few dictionary look-ups; anything else is
+        # looked at again, value by value, to say what is wrong and where.
+        text = row.get(field) if type(row) is dict else None
+        if (
+            type(text) is not str
+            or row.get("ply") != ply
+            or type(row["ply"]) is not int
+            or (
+                row.get("mover", names[seat]) != names[seat] and not same_names
+                if replay
+                else row.get("seat") != seat or type(row["seat"]) is not int
+            )
+        ):
+            _fault(reader, _Val(row, (key, ply)), key, ply, seat, shape, names)
+        raw = text if field == "move" else labels.get(text) or _unlabel(reader, _Val(text, (key, ply, field)))
+        if index < 2:
+            if index == 1 and raw == "black":
+                black_seat = 1
+        elif raw in ("black", "white") or raw.startswith("komi="):
             what = "a komi offer" if raw.startswith("komi=") else "a side choice"
             raise reader.fail(
                 f"{what} in the middle of play (ply {index}): the komi is named at ply 0 and the side chosen at ply 1",
-                node,
+                _Val(text, (key, ply, field)),
             )
-        moves.append(_Move(raw, node))
+        append(_Move(raw, (key, ply, field)))
     return moves
 
 
-def _unlabel(reader: _Reader, node: JsonNode) -> str:
+def _fault(reader: _Reader, entry: _Val, key: str, ply: int, seat: int, shape: str, names: list[str]) -> NoReturn:
+    """Raise the error of a move entry the quick look refused."""
+    if entry.members is None:
+        raise reader.fail(f"an entry of {key!r} is {_kind(entry.value)}; expected an object", entry)
+    found = reader.member(entry, "ply", (int,), f"{key} entry")
+    if found.value != ply:
+        raise reader.fail(f"ply {found.value} where ply {ply} was due: the moves must come in order, none missing", found)
+    reader.member(entry, "move" if shape == "moves" else "label", (str,), f"{key} entry")
+    if shape == "replay":
+        mover = entry.get("mover")
+        assert mover is not None
+        # Two players may share a name (bots are all "Computer"): only then is any name right.
+        raise reader.fail(f"mover {_cut(str(mover.value))!r} where {names[seat]!r} (seat {seat}) was to move", mover)
+    found = reader.member(entry, "seat", (int,), "move")
+    raise reader.fail(f"seat {found.value} moved where seat {seat} was to move", found)
+
+
+def _unlabel(reader: _Reader, node: _Val) -> str:
+    """The stored move a label (other than the fixed ones) stands for."""
     label: str = node.value
-    raw = _LABELS.get(label)
-    if raw is not None:
-        return raw
     komi = _KOMI_LABEL.match(label)
     if komi is not None:
         return f"komi={komi.group(1)}"
@@ -380,18 +442,60 @@ def _unlabel(reader: _Reader, node: JsonNode) -> str:
     )
 
 
-def _check_seat(reader: _Reader, entry: JsonNode, shape: str, seat: int, players: list[tuple[str, JsonNode]]) -> None:
-    if shape == "replay":
-        mover = entry.get("mover")
-        name = players[seat][0]
-        # Two players may share a name (bots are all "Computer"): only a name
-        # that is neither's, or the other's alone, is wrong.
-        if mover is not None and mover.value != name and players[0][0] != players[1][0]:
-            raise reader.fail(f"mover {_cut(str(mover.value))!r} where {name!r} (seat {seat}) was to move", mover)
-        return
-    found = reader.member(entry, "seat", (int,), "move")
-    if found.value != seat:
-        raise reader.fail(f"seat {found.value} moved where seat {seat} was to move", found)
+class _Turns(DeferredTurns):
+    """A match's turns: their moves at once, their places in the file when first asked for."""
+
+    __slots__ = ("_reader", "_moves", "_size", "_tokens")
+
+    def __init__(self, reader: _Reader, moves: list[_Move], size: int) -> None:
+        self._reader = reader
+        self._moves = moves
+        self._size = size
+        table = _cell_points(size)
+        self._tokens = tuple([table.get(move.raw) or _token(reader, move, size) for move in moves])
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        return self._tokens
+
+    def turns(self) -> tuple[Turn, ...]:
+        if self._reader.places:
+            return tuple(_turn(self._reader, move, self._size) for move in self._moves)
+        # Without places, turns of one token are equal in every way: share them.
+        table = _cell_points(self._size)
+        return tuple(
+            [
+                _placeless_turn(token) if move.raw in table else _turn(self._reader, move, self._size)
+                for move, token in zip(self._moves, self._tokens)
+            ]
+        )
+
+
+@functools.lru_cache(maxsize=4096)
+def _placeless_turn(token: str) -> Turn:
+    return Turn.of(token)
+
+
+@functools.lru_cache(maxsize=32)
+def _cell_points(size: int) -> dict[str, str]:
+    """Every cell of the board of side ``size`` (and ``pass``, ``button``) to its token."""
+    m = size - 1
+    table = {"pass": "pass", "button": "button"}
+    for q in range(-m, m + 1):
+        for r in range(-m, m + 1):
+            if abs(q + r) <= m:
+                table[f"{q},{r}"] = point_of(q, r, size) or _OFF_ALL_BOARDS
+    return table
+
+
+def _token(reader: _Reader, move: _Move, size: int) -> str:
+    """The turn's token, or the error of a move that is none."""
+    if move.raw in ("pass", "button"):
+        return move.raw
+    cell = _CELL.match(move.raw)
+    if cell is None:
+        raise reader.fail(f"{_cut(move.raw)!r} is not a move (expected a cell such as '-1,2', 'button' or 'pass')", move.node)
+    return point_of(int(cell.group(1)), int(cell.group(2)), size) or _OFF_ALL_BOARDS
 
 
 def _turn(reader: _Reader, move: _Move, size: int) -> Turn:
@@ -415,10 +519,10 @@ def _result(
     reader: _Reader,
     moves: list[_Move],
     size: int,
-    status: JsonNode,
-    winner: JsonNode | None,
+    status: _Val,
+    winner: _Val | None,
     black_seat: int,
-) -> tuple[str, JsonNode, int | None]:
+) -> tuple[str, _Val, int | None]:
     """The result token, the value it is read from, and the move limit if the server stopped there."""
     if status.value == "active":
         return "*", status, None
@@ -440,14 +544,13 @@ def _result(
     return f"{colour}+R", winner, None
 
 
-def _date(reader: _Reader, top: JsonNode) -> Tag | None:
+def _date(reader: _Reader, top: _Val) -> Tag | None:
     """The day the match was played, where the shape carries one: the match
     row's ``created_at``, else its first move's."""
     node = top.get("created_at")
-    if node is None:
-        moves = top.get("moves")
-        first = moves.items[0] if moves is not None and moves.items else None
-        node = first.get("created_at") if first is not None else None
+    rows = top.value.get("moves")
+    if node is None and isinstance(rows, list) and rows and isinstance(rows[0], dict) and "created_at" in rows[0]:
+        node = _Val(rows[0]["created_at"], ("moves", 0, "created_at"))
     if node is None or not isinstance(node.value, str):
         return None
     m = _DATE.match(node.value)
@@ -552,11 +655,3 @@ def export_moves(record: Record) -> dict[str, Any]:
 def dump_moves(moves: dict[str, Any]) -> str:
     """The move list as a file holds it: indented for reading, as the samples are."""
     return json.dumps(moves, indent=1, ensure_ascii=False) + "\n"
-
-
-def shapes_in(names: Iterable[str]) -> dict[str, list[str]]:
-    """File names grouped by match: the shapes of one stem are one match."""
-    groups: dict[str, list[str]] = {}
-    for name in names:
-        groups.setdefault(match_stem(name), []).append(name)
-    return groups

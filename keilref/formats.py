@@ -15,13 +15,15 @@ from typing import BinaryIO, cast
 
 from keilref.abstract_games import Match, is_match_name, looks_like_match, read_match
 from keilref.errors import RecordError
-from keilref.parser import CHUNK_SIZE, MAX_GAME_BYTES, GameBytes, read_game, split_games
+from keilref.parser import MAX_GAME_BYTES, GameBytes, read_game, split_games
 from keilref.record import Record
 
 __all__ = ["MatchBytes", "iter_source", "read_piece", "read_piece_match", "split_source"]
 
 _SNIFF = 4096
 """Bytes looked at to tell a match from records."""
+_MATCH_CHUNK = 1 << 16
+"""Bytes asked for per read of a match: most are far smaller than a chunk of records."""
 
 
 class MatchBytes(GameBytes):
@@ -49,8 +51,8 @@ def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameByte
         yield from split_games(cast(BinaryIO, _Prefixed(head, stream)))
         return
     parts, size = [head], len(head)
-    while True:
-        more = stream.read(CHUNK_SIZE)
+    while len(head) == _SNIFF:  # else the file ended within the bytes looked at
+        more = stream.read(_MATCH_CHUNK)
         if not more:
             break
         size += len(more)

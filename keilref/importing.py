@@ -112,7 +112,7 @@ def _read(source: Source) -> Match:
         error = read_game(piece, source.name)
         assert isinstance(error, RecordError)
         raise error
-    return read_match(piece.data, source.name)
+    return read_match(piece.data, source.name, places=False)
 
 
 def _group(name: str) -> str:

@@ -1,12 +1,14 @@
 """JSON read with the place of every value, for messages that point into a file.
 
-Python's :mod:`json` gives values but not where they stand. This reader
-walks the containers near the top itself, noting the offset of each value,
-and hands every scalar, and every container deeper than asked, to the
-:mod:`json` decoder's own C scanner at its offset: so a file is read in time
-linear in its size, and a deep subtree (a replay's drawings) costs what
-``json.loads`` would. Offsets become lines and columns only when a message
-needs one.
+Python's :mod:`json` gives values but not where they stand. :meth:`JsonText.load`
+reads the values with :mod:`json` itself (its C scanner); :meth:`JsonText.locate`
+then finds where a value stands by its path (``("moves", 3, "move")``),
+walking only the containers on that path, each at most once whatever the
+number of look-ups, and handing every value it passes over to the same
+scanner: so places cost time linear in the file, and nothing when no one
+asks for them. Offsets become lines and columns only when a message needs
+one. :meth:`JsonText.parse` reads a whole tree with places, as the words of
+an error need.
 
 Every fault is a :class:`~keilref.errors.RecordSyntaxError` at its place:
 text that is not JSON, a file cut short, nesting too deep.
@@ -17,7 +19,9 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
 from keilref.errors import RecordSyntaxError
@@ -27,6 +31,8 @@ __all__ = ["JsonNode", "JsonText", "MAX_DEPTH"]
 MAX_DEPTH = 200
 """The deepest nesting read; deeper is an error, never a recursion failure."""
 
+_COUNTED_PLACES = 16
+"""Places found by counting line ends before an index of them is built."""
 _BLANK = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 _SCALAR_START = frozenset('"-0123456789tfn')
@@ -59,9 +65,68 @@ class JsonText:
         self.text = text
         self.filename = filename
         self._newlines: list[int] | None = None
+        self._places = 0
+        self._children: dict[int, tuple[dict[str | int, int], Iterator[tuple[str | int, int]]]] = {}
+
+    def load(self) -> Any:
+        """The document's value; a :class:`RecordSyntaxError` at the fault for
+        text that is not JSON."""
+        try:
+            return json.loads(self.text)
+        except json.JSONDecodeError as e:
+            # Read again with places, for the reader's own words at the fault.
+            self.parse(MAX_DEPTH)
+            raise self.error(_reason(e), e.pos) from None
+        except RecursionError:
+            raise self.error(f"the JSON is nested more than {MAX_DEPTH} levels deep", 0) from None
+
+    def locate(self, path: Sequence[str | int]) -> int:
+        """The offset of the value at ``path`` (member names and item indices)
+        in a document :meth:`load` read; ``KeyError`` if there is none."""
+        offset = _skip(self.text, 0)
+        for step in path:
+            offset = self._child(offset, step)
+        return offset
+
+    def _child(self, offset: int, step: str | int) -> int:
+        entry = self._children.get(offset)
+        if entry is None:
+            entry = self._children[offset] = ({}, self._walk(offset))
+        known, walk = entry
+        if step in known:
+            return known[step]
+        for key, at in walk:
+            known.setdefault(key, at)
+            if key == step:
+                return at
+        raise KeyError(step)
+
+    def _walk(self, start: int) -> Iterator[tuple[str | int, int]]:
+        """The children of the container at ``start`` (valid JSON), in order,
+        with the offsets of their values."""
+        text = self.text
+        closing = "}" if text[start] == "{" else "]"
+        pos = _skip(text, start + 1)
+        index = 0
+        while not text.startswith(closing, pos):
+            key: str | int = index
+            if closing == "}":
+                key, pos = scanstring(text, pos + 1)
+                pos = _skip(text, _skip(text, pos) + 1)  # past the ':'
+            yield key, pos
+            _, pos = _DECODER.raw_decode(text, pos)
+            pos = _skip(text, pos)
+            if text.startswith(",", pos):
+                pos = _skip(text, pos + 1)
+            index += 1
 
     def place(self, offset: int) -> tuple[int, int]:
         """The 1-based line and column (in characters) of ``offset``."""
+        self._places += 1
+        if self._newlines is None and self._places <= _COUNTED_PLACES:
+            # A few places (a match's tags) are counted in C; many (its turns) share an index.
+            start = self.text.rfind("\n", 0, offset) + 1
+            return self.text.count("\n", 0, start) + 1, offset - start + 1
         if self._newlines is None:
             self._newlines = [m.start() for m in re.finditer("\n", self.text)]
         before = bisect.bisect_left(self._newlines, offset)
