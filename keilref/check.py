@@ -118,11 +118,12 @@ def _expand_path(given: str, suffix: str, compressed: bool, matches: bool) -> li
         return [Source(given)]
     if is_dir:
         endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
-        if matches and suffix == ".keil":
-            endings += MATCH_SUFFIXES
+        if matches and (suffix == ".keil" or suffix in MATCH_SUFFIXES):
+            endings = tuple(dict.fromkeys(endings + MATCH_SUFFIXES))
         found = _walk(given, endings)
         if not found:
-            raise PathError(f"{given}: directory holds no {suffix} records")
+            what = "abstract_games matches" if suffix in MATCH_SUFFIXES else f"{suffix} records"
+            raise PathError(f"{given}: directory holds no {what}")
         return found
     if exists:
         mode = os.stat(given).st_mode

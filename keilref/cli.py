@@ -831,7 +831,7 @@ def import_matches(
     if paths.count("-") > 1:
         fail("standard input can be read only once")
     try:
-        sources = expand_paths(paths, suffix=".json", matches=True)
+        sources = expand_paths(paths, suffix=".match.json", matches=True)
     except PathError as e:
         fail(str(e))
     summary = import_sources(sources)
