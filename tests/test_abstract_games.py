@@ -495,3 +495,13 @@ def _moves_text(record: Record) -> bytes:
     """The written turns of a record, without the result."""
     text = write_record(Record(record.tags[:1], record.turns, None))
     return text.split("\n\n", 1)[1].encode("utf-8")
+
+
+def test_import_searches_a_directory_for_the_shapes_of_a_match_only(tmp_path: Path) -> None:
+    (tmp_path / "b.moves.json").write_text(moves_json(OPENING), encoding="utf-8")
+    (tmp_path / "package.json").write_text('{"name": "not a match"}\n', encoding="utf-8")
+    result = run("import", str(tmp_path), "-o", str(tmp_path / "out.keil"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == f"keilref: 1 match imported into {tmp_path / 'out.keil'}\n"
+    (game,) = parse_games((tmp_path / "out.keil").read_text())
+    assert isinstance(game, Record) and (game.tag_value("Black"), game.result) == ("ana", "*")
