@@ -79,13 +79,15 @@ class ResultKind(enum.Enum):
     """``B+T``: the loser ran out of time."""
     FORFEIT = "forfeit"
     """``B+F``: the loser forfeited."""
+    WINNER = "winner"
+    """``B+``: the winner, with no margin given (the game ended by two passes)."""
     DRAW = "draw"
     """``Draw``: equal scores."""
     UNKNOWN = "unknown"
     """``*``: unknown or unfinished."""
 
 
-_RESULT_RE = re.compile(r"([BW])\+(?:([RTF])|([0-9]{1,9}(?:\.[0-9]{1,9})?))\Z")
+_RESULT_RE = re.compile(r"([BW])\+(?:([RTF])|([0-9]{1,9}(?:\.[0-9]{1,9})?))?\Z")
 _LETTER_KIND = {"R": ResultKind.RESIGN, "T": ResultKind.TIME, "F": ResultKind.FORFEIT}
 
 
@@ -130,6 +132,8 @@ class Result:
         if self.kind is ResultKind.SCORE:
             assert self.margin is not None
             return f"{self.winner.letter}+{format_number(self.margin)}"
+        if self.kind is ResultKind.WINNER:
+            return f"{self.winner.letter}+"
         letter = {ResultKind.RESIGN: "R", ResultKind.TIME: "T", ResultKind.FORFEIT: "F"}
         return f"{self.winner.letter}+{letter[self.kind]}"
 
@@ -147,11 +151,13 @@ def _parse_result(text: str) -> Result:
     if m is None:
         raise ValueError(
             f"{text!r} is not a result (expected B+<margin>, W+<margin>, "
-            "B+R, W+R, B+T, W+T, B+F, W+F, Draw or *)"
+            "B+R, W+R, B+T, W+T, B+F, W+F, B+, W+, Draw or *)"
         )
     winner = Color.BLACK if m.group(1) == "B" else Color.WHITE
     if m.group(2):
         return Result(_LETTER_KIND[m.group(2)], winner)
+    if m.group(3) is None:
+        return Result(ResultKind.WINNER, winner)
     margin = float(m.group(3))
     if margin == 0:
         raise ValueError(f"{text!r} is not a result: a margin of 0 is written Draw")

@@ -176,7 +176,7 @@ def _read_seconds(text: str) -> tuple[list[Record | RecordError], float]:
 
 
 _HEAD = '[Size "3"]\n[Komi "2"]\n'
-_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, Draw or *"
+_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, B+, W+, Draw or *"
 
 
 def _found(word: str, expected: str, hint: str = "") -> str:

@@ -77,12 +77,13 @@ def test_check_games_text(snapshot_txt: SnapshotAssertion) -> None:
     assert all(": ok: " in ln or ": unfinished: " in ln for ln in everything[:-1])
     assert any("/yugo/" in ln for ln in everything) and any("/dehil/" in ln for ln in everything)
     lines = keil_only(everything[:-1])
-    assert len(lines) == 11
-    assert sum(": ok: " in ln for ln in lines) == 10
+    assert len(lines) == 12
+    assert sum(": ok: " in ln for ln in lines) == 11
     assert sum(": unfinished: " in ln for ln in lines) == 1
     assert f"{UNFINISHED}:1:1: game 1: unfinished" in out
     assert f"{SENSITIVE}:1:1: game 1: ok: computed B+1.5, declared B+1.5" in out
     assert "W+30.5 under keil-2019" in out
+    assert f"{GAMES}/size4-keil-winner-only-imported.keil:1:1: game 1: ok: computed B+4.5, declared B+\n" in out
     assert result.stderr == ""
     assert untimed(out) == snapshot_txt
 
@@ -102,14 +103,22 @@ def test_check_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     assert not any(": ok: " in ln or ": unfinished: " in ln for ln in everything[:-1])
     assert any("/yugo/" in ln for ln in everything) and any("/dehil/" in ln for ln in everything)
     lines = keil_only(everything[:-1])
-    assert len(lines) == 24
+    assert len(lines) == 26
     assert sum(": illegal: " in ln for ln in lines) == 8
-    assert sum(": mismatch: " in ln for ln in lines) == 4
+    assert sum(": mismatch: " in ln for ln in lines) == 6
     assert sum(": error: " in ln for ln in lines) == 12
     # Line 10 of the record is "16. e2 {...}": the e2 at column 5 is Black's 31st turn.
     assert f"{FAULTS}/illegal-superko.keil:8:79: game 1: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in out
     assert f"{FAULTS}/error-no-game.keil:1:1: game 1: error: no game in file" in out
     assert "computed B+4.5, declared B+5.5" in out
+    assert (
+        f"{FAULTS}/mismatch-time-loss-of-player-not-to-move.keil:8:45: game 1: mismatch: computed -, declared B+T; "
+        "a loss on time is claimed for White, but Black was to move when the record ends\n"
+    ) in out
+    assert (
+        f"{FAULTS}/mismatch-winner-only-for-unfinished-game.keil:7:46: game 1: mismatch: computed -, declared W+; "
+        "a winner-only result is claimed, but the game did not end\n"
+    ) in out
     assert known_rules_fixed(untimed(out)) == snapshot_txt
 
 
@@ -117,7 +126,7 @@ def test_check_games_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     result = run("check", "--format", "jsonl", GAMES)
     assert result.exit_code == 0
     verdicts = [json.loads(ln) for ln in keil_only(lines_of(result.stdout))]
-    assert len(verdicts) == 11
+    assert len(verdicts) == 12
     by_name = {(Path(v["file"]).name, v["game"]): v for v in verdicts}
     annotated = by_name[("size7-keil-invasion-annotated.keil", 1)]
     assert annotated["status"] == "ok"
@@ -131,6 +140,9 @@ def test_check_games_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     unclaimed = by_name[("size4-keil-no-result-claimed.keil", 1)]
     assert (unclaimed["status"], unclaimed["computed"], unclaimed["declared"]) == ("ok", "B+4.5", None)
     assert by_name[("size9-keil-unfinished.keil", 1)]["status"] == "unfinished"
+    winner_only = by_name[("size4-keil-winner-only-imported.keil", 1)]
+    assert (winner_only["status"], winner_only["computed"], winner_only["declared"]) == ("ok", "B+4.5", "B+")
+    assert (winner_only["black"], winner_only["white"]) == ("chen", "dana")
     assert [v["rule_sensitive"] for v in verdicts].count(True) == 1
     assert by_name[("size6-keil-rule-sensitive.keil", 1)]["rule_sensitive"] is True
     assert all(v["illegal"] is None and v["error"] is None for v in verdicts)
@@ -141,7 +153,7 @@ def test_check_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     result = run("check", "--format", "jsonl", FAULTS)
     assert result.exit_code == 1
     verdicts = {Path(v["file"]).stem: v for v in map(json.loads, keil_only(lines_of(result.stdout)))}
-    assert len(verdicts) == 24
+    assert len(verdicts) == 26
     ko = verdicts["illegal-superko"]
     assert ko["status"] == "illegal"
     assert ko["illegal"] == {"turn": 31, "point": "e2", "reason": "superko", "line": 8, "column": 79, "repeats_turn": 29}
@@ -152,6 +164,9 @@ def test_check_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     assert (margin["status"], margin["computed"], margin["declared"]) == ("mismatch", "B+4.5", "B+5.5")
     unended = verdicts["mismatch-score-for-unfinished-game"]
     assert (unended["computed"], unended["declared"]) == (None, "W+6")
+    for stem, declared in (("mismatch-time-loss-of-player-not-to-move", "B+T"), ("mismatch-winner-only-for-unfinished-game", "W+")):
+        v = verdicts[stem]
+        assert (v["status"], v["computed"], v["declared"], v["turns"]) == ("mismatch", None, declared, 10)
     utf8 = verdicts["error-invalid-utf8"]
     assert utf8["status"] == "error" and utf8["score"] is None
     assert (utf8["error"]["line"], utf8["error"]["column"]) == (2, 14)

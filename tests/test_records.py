@@ -83,6 +83,12 @@ EXPECTED: dict[str, list[Expect]] = {
     "games/size4-keil-no-result-claimed.keil": [
         ok("keil", 4, 6, 26, None, "B+4.5", (24.0, 19.5), other=(("keil-2019", "B+4.5"),)),
     ],
+    # A match of the abstract_games server as imported: the server keeps the
+    # winner, not the margin. Black 12 stones + 9 territory = 21; White
+    # 11 + 5 + the button = 16.5, no komi (it was named 0).
+    "games/size4-keil-winner-only-imported.keil": [
+        ok("keil", 4, 0, 40, "B+", "B+4.5", (21.0, 16.5), other=(("keil-2019", "B+4.5"),)),
+    ],
     "games/size8-keil2019-black-loses-on-time.keil": [
         ok("keil-2019", 8, 7.5, 36, "W+T", None, (19.0, 24.5)),
     ],
@@ -132,6 +138,14 @@ EXPECTED: dict[str, list[Expect]] = {
     ],
     "faults/mismatch-score-for-unfinished-game.keil": [
         mismatch("keil", 9, 8, 20, "W+6", None, (12.0, 18.0)),
+    ],
+    # Ten turns, so Black is to move at the end: only Black's clock runs.
+    "faults/mismatch-time-loss-of-player-not-to-move.keil": [
+        mismatch("keil", 5, 9, 10, "B+T", None, (6.0, 15.0)),
+    ],
+    # The same ten turns: the game did not end, so no winner can be counted.
+    "faults/mismatch-winner-only-for-unfinished-game.keil": [
+        mismatch("keil", 5, 9, 10, "W+", None, (6.0, 15.0)),
     ],
     "faults/mismatch-resignation-after-passes.keil": [
         mismatch("keil-2019", 3, 2.5, 15, "W+R", "W+1", (10.5, 11.5)),

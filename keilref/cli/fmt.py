@@ -69,7 +69,7 @@ def fmt(
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
     try:
-        sources = expand_paths(paths, on_note=say_note)
+        sources = expand_paths(paths, matches=False, on_note=say_note)
     except PathError as e:
         fail(str(e))
     for source in sources:

@@ -34,7 +34,7 @@ from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
 from keilref.engine.game import Game, new_game
-from keilref.records.parser import read_game, split_games
+from keilref.records.inputs import read_piece, split_source
 from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule, find_rules
 from keilref.referee.settings import GameSetup, read_setup
@@ -229,12 +229,12 @@ class HtmlReport:
             try:
                 with open(file, "rb") as stream:
                     index = 0
-                    for piece in split_games(stream):
+                    for piece in split_source(stream, file):
                         if not piece.counts:
                             continue
                         index += 1
                         if index in rows:
-                            item = read_game(piece, file)
+                            item = read_piece(piece, file)
                             if item is not None:
                                 found[rows[index]] = item
                         if index >= last:

@@ -289,10 +289,10 @@ _WORD = re.compile(r"[^ \t\n\r{;\ufeff]{1,40}")
 """A word as the grammar's tokens end: at white space (exactly WS), a comment or the end."""
 # MOVE and RESULT without their lookahead: the tokens an unseen character can stop.
 _MOVE_WORD = re.compile(r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}|pass|button")
-_RESULT_WORD = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*")
+_RESULT_WORD = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*")
 _WHITE_SPACE = " (white space is a space, a tab or a line break)"
 _RESULT_LIKE = re.compile(r"[BW]\+|draw\Z", re.I)
-_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, Draw or *"
+_RESULT_FORMS = "B+<margin>, W+<margin>, B+R, W+R, B+T, W+T, B+F, W+F, B+, W+, Draw or *"
 
 
 def _expected(terminals: Iterable[str]) -> str:

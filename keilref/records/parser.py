@@ -497,6 +497,12 @@ class GameBytes:
     column_offset: int
     """The column of the first byte, when the game starts mid-line."""
 
+    @classmethod
+    def whole(cls, data: bytes, size: int | None = None) -> GameBytes:
+        """A whole file as one game, for a format read in one piece; given a
+        ``size`` over the cap (and no ``data``), it reads as too large."""
+        return cls(_Piece(data, 1, False, True, len(data) if size is None else size, 1), 0)
+
     @property
     def data(self) -> bytes:
         return self.piece.data

@@ -5,9 +5,12 @@ of source into the binary stream :func:`~keilref.records.parser.iter_games` read
 so a library user meets exactly the games, and the errors, that
 ``keilref check`` meets.
 
+A match of the abstract_games server (see :mod:`keilref.records.abstract_games`),
+in any of its three shapes, is read as its one game wherever records are.
+
 Which ``str`` is text and which is a path: a ``str`` is record text when it
-holds a line break, or when it starts (after white space) with ``[`` and no
-file of that name exists. Any other ``str`` is a path. ``io.StringIO(text)``
+holds a line break, or when it starts (after white space) with ``[`` (or a
+match's ``{``) and no file of that name exists. Any other ``str`` is a path. ``io.StringIO(text)``
 and :class:`pathlib.Path` say which one is meant without any rule.
 """
 
@@ -20,7 +23,7 @@ from typing import IO, BinaryIO, cast
 
 from keilref.errors import RecordError
 from keilref.files import open_regular
-from keilref.records.parser import iter_games
+from keilref.records.inputs import iter_source
 from keilref.records.record import Record
 
 __all__ = ["RecordSource", "read_game", "read_games"]
@@ -79,9 +82,9 @@ def _check_source(source: object) -> None:
 
 def _games(source: RecordSource) -> Generator[Record | RecordError, None, None]:
     if isinstance(source, (bytes, bytearray, memoryview)):
-        yield from iter_games(io.BytesIO(source))
+        yield from iter_source(io.BytesIO(source))
     elif isinstance(source, str) and _is_text(source):
-        yield from iter_games(io.BytesIO(source.encode("utf-8", "surrogatepass")))
+        yield from iter_source(io.BytesIO(source.encode("utf-8", "surrogatepass")))
     elif isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         try:
@@ -91,9 +94,9 @@ def _games(source: RecordSource) -> Generator[Record | RecordError, None, None]:
                 e.errno, f"{e.strerror} (to read record text, pass io.StringIO(text))", path
             ) from None
         with stream:
-            yield from iter_games(stream, path)
+            yield from iter_source(stream, path)
     else:
-        yield from iter_games(_binary(source), _stream_name(source))
+        yield from iter_source(_binary(source), _stream_name(source))
 
 
 def read_game(source: RecordSource) -> Record:
@@ -120,7 +123,7 @@ def read_game(source: RecordSource) -> Record:
 def _is_text(source: str) -> bool:
     if "\n" in source or "\r" in source:
         return True
-    return source.lstrip().startswith("[") and not os.path.exists(source)
+    return source.lstrip().startswith(("[", "{")) and not os.path.exists(source)
 
 
 def _stream_name(stream: IO[bytes] | IO[str]) -> str | None:

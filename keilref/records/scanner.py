@@ -41,7 +41,7 @@ _TOKENS = re.compile(
     # COMMENT
     r"|(\{[^}]*\}|;[^\n]*)"
     # RESULT
-    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)(?![^ \t\n\r{;\ufeff]))"
+    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*)(?![^ \t\n\r{;\ufeff]))"
     # TAG
     r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
     # anything else starts no token, and the game is declined: the rest of
@@ -319,7 +319,7 @@ _NOT_PLAIN_BODY = re.compile(r"[^ \n!-~]|[{;\[]")
 and line end, anything outside printable ASCII, a comment or a tag."""
 _WORD_MOVE = re.compile(r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}|pass|button")
 _WORD_NUMBER = re.compile(r"[0-9]+\.+")
-_WORD_RESULT = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*")
+_WORD_RESULT = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*")
 # What a word is, when it stands alone between blanks: each is then exactly
 # one token of the token pattern (MOVE comes first there, and no word matches
 # two of these), and anything else is left to that pattern.

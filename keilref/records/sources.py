@@ -20,7 +20,8 @@ from keilref.errors import RecordError
 from keilref.escaping import shown_name
 from keilref.files import refusal
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
-from keilref.records.parser import iter_games
+from keilref.records.abstract_games import MATCH_SUFFIXES
+from keilref.records.inputs import iter_source
 from keilref.records.record import Record
 
 __all__ = ["STDIN", "PathError", "Source", "expand_paths", "read_source", "unreadable_error"]
@@ -62,6 +63,7 @@ def expand_paths(
     *,
     suffix: str = ".keil",
     compressed: bool = False,
+    matches: bool = True,
     on_error: Callable[[PathError], None] | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> list[Source]:
@@ -82,7 +84,7 @@ def expand_paths(
     sources: list[Source] = []
     for given in paths:
         try:
-            sources.extend(_expand_path(given, suffix, compressed, on_note))
+            sources.extend(_expand_path(given, suffix, compressed, matches, on_note))
         except PathError as e:
             if on_error is None:
                 raise
@@ -90,7 +92,9 @@ def expand_paths(
     return sources
 
 
-def _expand_path(given: str, suffix: str, compressed: bool, on_note: Callable[[str], None] | None) -> list[Source]:
+def _expand_path(
+    given: str, suffix: str, compressed: bool, matches: bool, on_note: Callable[[str], None] | None
+) -> list[Source]:
     if given == STDIN:
         return [Source(STDIN)]
     p = Path(given)
@@ -101,16 +105,19 @@ def _expand_path(given: str, suffix: str, compressed: bool, on_note: Callable[[s
         return [Source(given)]
     if is_dir:
         endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
+        if matches and (suffix == ".keil" or suffix in MATCH_SUFFIXES):
+            endings = tuple(dict.fromkeys(endings + MATCH_SUFFIXES))
         found, links = _walk(given, endings)
         if links and on_note is not None:
             # Said, not silent: a record behind a link would otherwise drop out of a check unnoticed.
             first = f", the first {links[0]}" if len(links) > 1 else f": {links[0]}"
             on_note(
-                f"{given}: {len(links)} symbolic link(s) not followed{first} "
+                f"{shown_name(given)}: {len(links)} symbolic link(s) not followed{first} "
                 "(a directory search stays inside the directory; give a link by name to read it)"
             )
         if not found:
-            raise PathError(f"{shown_name(given)}: directory holds no {suffix} records")
+            what = "abstract_games matches" if suffix in MATCH_SUFFIXES else f"{suffix} records"
+            raise PathError(f"{shown_name(given)}: directory holds no {what}")
         return found
     if exists:
         if refusal(os.stat(given).st_mode, pipes=True) is not None:
@@ -166,7 +173,7 @@ def read_source(source: Source) -> Iterator[Record | RecordError]:
         yield unreadable_error(source, e)
         return
     try:
-        yield from iter_games(stream, source.name)
+        yield from iter_source(stream, source.name)
     except OSError as e:
         yield unreadable_error(source, e)
     finally:

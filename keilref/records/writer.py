@@ -35,7 +35,7 @@ STANDARD_TAGS = ("Event", "Site", "Date", "Round", "Black", "White", "Rules", "S
 _RANK = {name: i for i, name in enumerate(STANDARD_TAGS)}
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _MOVE = re.compile(r"(?:([A-Z])@)?([a-z][0-9]{1,3})\Z")
-_RESULT = re.compile(r"(?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)|Draw|\*)\Z")
+_RESULT = re.compile(r"(?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*)\Z")
 
 
 def canonical_tags(tags: Iterable[Tag]) -> tuple[Tag, ...]:

@@ -27,10 +27,12 @@ from typing import TypeVar
 from keilref.errors import RecordError, wrong_type
 from keilref.files import unreadable
 from keilref.engine.rules import find_rules
-from keilref.records.parser import GameBytes, read_game, split_games
+from keilref.records.parser import GameBytes
 from keilref.records.record import Record
 from keilref.referee.verdict import Verdict, adjudicate
 from keilref.records.sources import STDIN, Source, unreadable_error
+from keilref.records.inputs import read_piece_match, split_source
+from keilref.referee.matches import amend
 
 BATCH_GAMES = 250
 """Games per unit of work: large enough that process hand-offs cost little."""
@@ -72,7 +74,7 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
             yield Batch(source.name, index, (), 0, unreadable_error(source, e))
             continue
         try:
-            for piece in split_games(stream):
+            for piece in split_source(stream, source.name):
                 games.append(piece)
                 nbytes += len(piece.data)
                 if len(games) >= BATCH_GAMES or nbytes >= BATCH_BYTES:
@@ -107,11 +109,13 @@ def checked_games(
         return
     index = batch.first_game
     for piece in batch.games:
-        item = read_game(piece, batch.file)
+        item, match = read_piece_match(piece, batch.file)
         if item is None:
             continue
         try:
             verdict = adjudicate(item, file=batch.file, game=index, rules=rules, line=piece.first_line)
+            if match is not None:
+                verdict = amend(verdict, match)
         except Exception as e:  # noqa: BLE001
             # A referee bug must cost one game its verdict, never the others theirs.
             fault = RecordError(f"internal error while checking this game: {type(e).__name__}: {e}", piece.first_line, 1)
@@ -355,7 +359,7 @@ def check_text(text: str | bytes | bytearray | memoryview, rules: str | None = N
     if rules is not None:
         find_rules(rules)
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
-    games = tuple(split_games(io.BytesIO(data)))
+    games = tuple(split_source(io.BytesIO(data), filename))
     return check_batch(Batch(filename, 1, games, len(data)), rules)
 
 

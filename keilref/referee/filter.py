@@ -36,11 +36,12 @@ from keilref.referee.batches import Batch, checked_games, map_batches
 from keilref.records.sources import STDIN, Source
 from keilref.escaping import runner_command_line, shown_name
 from keilref.errors import ConfigError
-from keilref.records.parser import read_game, split_games
+from keilref.records.inputs import MatchBytes, read_piece, split_source
 from keilref.records.record import Record
 from keilref.engine.rules import find_rules
 from keilref.referee.settings import DEFAULT_RULES
 from keilref.referee.verdict import Verdict
+from keilref.records.writer import write_record
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -108,6 +109,9 @@ class GameFacts:
     tags: tuple[tuple[str, str], ...]
     identity: str | None
     """Rule set, size and turns, for duplicates; ``None`` for a game that cannot be parsed."""
+    text: bytes | None = None
+    """For a match of the abstract_games server, its record as ``.keil`` text:
+    what is written of it, since its own bytes are JSON."""
 
 
 def identity(record: Record) -> str:
@@ -138,7 +142,9 @@ def facts_batch(batch: Batch) -> list[GameFacts]:
         if record is None:
             out.append(GameFacts(place, verdict, (), None))
         else:
-            out.append(GameFacts(place, verdict, tuple((t.name, t.value) for t in record.tags), identity(record)))
+            text = write_record(record).encode("utf-8") if isinstance(piece, MatchBytes) else None
+            tags = tuple((t.name, t.value) for t in record.tags)
+            out.append(GameFacts(place, verdict, tags, identity(record), text))
     return out
 
 
@@ -209,8 +215,8 @@ class _Seen:
                 data = stream.read(place.length)
         except OSError:
             return None  # not readable again (a pipe, or gone): no duplicate can be confirmed
-        for piece in split_games(io.BytesIO(data)):
-            item = read_game(piece)
+        for piece in split_source(io.BytesIO(data), source.name):
+            item = read_piece(piece)
             if isinstance(item, Record):
                 return identity(item)
             return None
@@ -303,7 +309,10 @@ def _filter(
             if not criteria.matches(f):
                 continue
             piece = batch.games[f.piece]
-            data = piece.data
+            data = piece.data if f.text is None else f.text
+            if isinstance(piece, MatchBytes) and f.text is None:
+                note(f"{f.verdict.file}: the match cannot be read as a game: nothing to write")
+                continue
             if piece.piece.empty:
                 # "no game in file": blank space and comments, which would join the game before them.
                 note(f"{shown_name(f.verdict.file)}: no game in file: nothing to write")

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from keilref.values import Result, ResultKind, Score
+from keilref.values import Color, Result, ResultKind, Score
 from keilref.errors import ConfigError, RecordError
 from keilref.engine.game import Game
 from keilref.records.record import Record
@@ -230,7 +230,7 @@ def adjudicate(
     if rep.illegal is not None:
         return Verdict(status=Status.ILLEGAL, illegal=rep.illegal, score=score, **base)  # type: ignore[arg-type]
     computed = str(score.result) if rep.ended else None
-    status, detail = _judge(setup.declared, computed)
+    status, detail = _judge(setup.declared, computed, g.to_move)
     return Verdict(
         status=status,
         computed=computed,
@@ -257,18 +257,28 @@ def _warnings_at(setup: GameSetup, record: Record) -> tuple[tuple[int, int], ...
 _CLAIM_NOUN = {ResultKind.RESIGN: "a resignation", ResultKind.TIME: "a loss on time", ResultKind.FORFEIT: "a forfeit"}
 
 
-def _judge(declared: str | None, computed: str | None) -> tuple[Status, str | None]:
-    """Compare the declared result with the game; the rules of the record format."""
+def _judge(declared: str | None, computed: str | None, to_move: Color) -> tuple[Status, str | None]:
+    """Compare the declared result with the game; the rules of the record format.
+
+    ``to_move`` is the player to move where the record ends: a flag falls
+    only on the clock that runs, so a loss on time is that player's.
+    """
     claim = Result.parse(declared) if declared is not None else Result(ResultKind.UNKNOWN)
     if claim.kind is ResultKind.UNKNOWN:
         return (Status.OK if computed is not None else Status.UNFINISHED), None
     if claim.kind in _CLAIM_NOUN:
-        if computed is None:
-            return Status.OK, None
-        return Status.MISMATCH, f"{_CLAIM_NOUN[claim.kind]} is claimed, but the game ended by two passes"
+        if computed is not None:
+            return Status.MISMATCH, f"{_CLAIM_NOUN[claim.kind]} is claimed, but the game ended by two passes"
+        if claim.kind is ResultKind.TIME and claim.winner is to_move:
+            loser, mover = (c.name.capitalize() for c in (to_move.other, to_move))
+            return Status.MISMATCH, f"a loss on time is claimed for {loser}, but {mover} was to move when the record ends"
+        return Status.OK, None
     if computed is None:
-        return Status.MISMATCH, "a score is claimed, but the game did not end"
+        what = "a winner-only result" if claim.kind is ResultKind.WINNER else "a score"
+        return Status.MISMATCH, f"{what} is claimed, but the game did not end"
     actual = Result.parse(computed)
+    if claim.kind is ResultKind.WINNER:
+        return (Status.OK, None) if claim.winner is actual.winner else (Status.MISMATCH, "wrong winner")
     if claim == actual:
         return Status.OK, None
     return Status.MISMATCH, "wrong winner" if claim.winner != actual.winner else "wrong margin"
