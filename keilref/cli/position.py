@@ -5,21 +5,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn, Optional
 
 import typer
 
 from keilref.formats import text as report
-from keilref.records.sources import PathError, expand_paths, read_source
+from keilref.records.sources import NoSuchGame, PathError, nth_game
 from keilref.values import Color, format_number
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule
 from keilref.referee.replay import Replay, replay
-
-if TYPE_CHECKING:
-    pass
 
 from keilref.cli.app import (
     EXIT_FAILED,
@@ -39,20 +36,13 @@ from keilref.cli.app import (
 
 def _load(file: str, game: int) -> Record:
     """The ``game``-th record of ``file``, or a one-line error and exit."""
-    if Path(file).is_dir():
-        fail(f"{shown_name(file)}: is a directory; give one record file")
     try:
-        (source,) = expand_paths([file])
-    except PathError as e:
+        item = nth_game(file, game)
+    except (PathError, NoSuchGame) as e:
         fail(str(e))
-    count = 0
-    for item in read_source(source):
-        count += 1
-        if count == game:
-            if isinstance(item, RecordError):
-                fail_at(file, item.line, item.column, f"game {game}: {item.message}", EXIT_FAILED)
-            return item
-    fail(f"{shown_name(file)}: there is no game {game} (the file holds {count})")
+    if isinstance(item, RecordError):
+        fail_at(file, item.line, item.column, f"game {game}: {item.message}", EXIT_FAILED)
+    return item
 
 
 def _replay(file: str, record: Record, game: int, turn: int | None, rules: str | None) -> Replay:
@@ -79,7 +69,7 @@ def _position(file: str, game: int, turn: int | None, rules: str | None, *, head
     record = _load(file, game)
     rep = _replay(file, record, game, turn, rules)
     if header:
-        typer.echo(_header(file, game, rep, record))
+        typer.echo(report.position_header(file, game, rep.setup, rep.game.turn, len(record.turns)))
     return rep
 
 
@@ -125,15 +115,6 @@ def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, 
         except OSError as e:
             fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
     _exit_for(rep)
-
-
-def _header(file: str, game: int, rep: Replay, record: Record) -> str:
-    s = rep.setup
-    g = rep.game
-    return (
-        f"{shown_name(file)} game {game}: rules {s.rules}, size {s.size}, komi {format_number(s.komi)}, "
-        f"after turn {g.turn} of {len(record.turns)}"
-    )
 
 
 def _color(c: Color | None) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from keilref.values import Color, Score, format_number
 from keilref.escaping import one_line, shown_name
+from keilref.referee.settings import GameSetup
 from keilref.referee.verdict import Status, Verdict
 
 FORMATS = ("text", "jsonl", "junit", "github", "sarif", "gitlab")
@@ -159,3 +160,11 @@ def legal_listing(moves: Sequence[str], prefixes: Sequence[str] = ("",)) -> str:
             lines.append("  " + " ".join(wanted[i : i + 12]))
     lines.append("other: " + (" ".join(others) or "none"))
     return "\n".join(lines) + "\n"
+
+
+def position_header(file: str, game: int, setup: GameSetup, turn: int, turns: int) -> str:
+    """The line above a drawn position: which game, under what settings, after which turn."""
+    return (
+        f"{shown_name(file)} game {game}: rules {setup.rules}, size {setup.size}, "
+        f"komi {format_number(setup.komi)}, after turn {turn} of {turns}"
+    )

@@ -24,7 +24,7 @@ from keilref.records.abstract_games import MATCH_SUFFIXES
 from keilref.records.inputs import iter_source
 from keilref.records.record import Record
 
-__all__ = ["STDIN", "PathError", "Source", "expand_paths", "read_source", "unreadable_error"]
+__all__ = ["STDIN", "NoSuchGame", "PathError", "Source", "expand_paths", "nth_game", "read_source", "unreadable_error"]
 
 STDIN = "-"
 """The name standard input goes by, on the command line and in verdicts."""
@@ -179,3 +179,31 @@ def read_source(source: Source) -> Iterator[Record | RecordError]:
     finally:
         if source.name != STDIN:
             stream.close()
+
+
+class NoSuchGame(LookupError):
+    """The file holds fewer games than the one asked for."""
+
+    def __init__(self, file: str, game: int, count: int) -> None:
+        super().__init__(f"{shown_name(file)}: there is no game {game} (the file holds {count})")
+        self.count = count
+
+
+def nth_game(path: str, game: int) -> Record | RecordError:
+    """The ``game``-th game (1-based) of one record file: its record, or the
+    error that stops it from being read (located in that file).
+
+    Raises :class:`PathError` for a path that names no record file (a
+    directory among them: one file is wanted) and :class:`NoSuchGame` when
+    the file holds fewer games. The games before it are cut and read, never
+    judged.
+    """
+    if os.path.isdir(path):
+        raise PathError(f"{shown_name(path)}: is a directory; give one record file")
+    (source,) = expand_paths([path])
+    count = 0
+    for item in read_source(source):
+        count += 1
+        if count == game:
+            return item
+    raise NoSuchGame(path, game, count)

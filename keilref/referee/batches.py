@@ -13,6 +13,7 @@ import contextlib
 import ctypes
 import functools
 import io
+import multiprocessing
 import os
 import signal
 import sys
@@ -22,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NoReturn, TextIO, TypeVar
 
 from keilref.errors import RecordError, wrong_type
 from keilref.files import unreadable
@@ -368,3 +369,20 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def abandon_workers(code: int, *streams: TextIO) -> NoReturn:
+    """End this process at once after an interrupted check, with exit ``code``.
+
+    Worker processes stopped mid-batch leave the pool's threads unjoinable,
+    and a normal exit would wait for them for ever; workers still waiting for
+    a batch would outlive this process and hold its output open. So every
+    worker is killed, ``streams`` are flushed, and the process leaves
+    without running the interpreter's exit.
+    """
+    for child in multiprocessing.active_children():
+        child.kill()
+    for stream in streams:
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
