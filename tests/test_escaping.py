@@ -282,6 +282,17 @@ def test_fmt_check_and_check_show_an_undecodable_byte_alike(tmp_path: Path, lati
     assert checked.split(":")[0] == would.removeprefix("would reformat ").rstrip("\n") == "caf\\xe9.keil"
 
 
+def test_fmt_in_place_words_a_name_that_is_not_utf8_escaped(tmp_path: Path, latin1_name: str) -> None:
+    path = tmp_path / latin1_name
+    path.write_text(ILLEGAL.replace("\n\n", "\n\n\n"), encoding="utf-8")
+    path.chmod(0o444)  # refused without --force, and said with the file's name
+    proc = _keilref("fmt", "--in-place", latin1_name, cwd=tmp_path)
+    err = proc.stderr.decode("utf-8")
+    assert proc.returncode == 1, err
+    assert "caf\\xe9.keil: read-only; left as it is" in err
+    assert "\\udce9" not in err and "Traceback" not in err
+
+
 # --- the escape is one to one ---------------------------------------------------------------
 
 

@@ -32,6 +32,8 @@ import stat
 import tempfile
 from dataclasses import dataclass
 
+from keilref.escaping import shown_name
+
 __all__ = ["TEMP_SUFFIX", "FileState", "ReplaceError", "Replaced", "replace_file", "symlink_refused", "temp_prefix"]
 
 TEMP_SUFFIX = ".keilref-fmt.tmp"
@@ -96,29 +98,29 @@ def replace_file(
     try:
         before = os.stat(target)
     except OSError as e:
-        raise ReplaceError(f"{path}: cannot write: {e.strerror or e}") from None
+        raise ReplaceError(f"{shown_name(path)}: cannot write: {e.strerror or e}") from None
     if not stat.S_ISREG(before.st_mode):
-        raise ReplaceError(f"{path}: not a regular file; left as it is")
+        raise ReplaceError(f"{shown_name(path)}: not a regular file; left as it is")
     if FileState.of(before) != read:
         raise ReplaceError(_changed(path))
     if _read_only(before):
         if not force:
-            raise ReplaceError(f"{path}: read-only; left as it is (--force rewrites it, keeping it read-only)")
-        notes.append(f"{path}: read-only, rewritten because of --force")
+            raise ReplaceError(f"{shown_name(path)}: read-only; left as it is (--force rewrites it, keeping it read-only)")
+        notes.append(f"{shown_name(path)}: read-only, rewritten because of --force")
     if before.st_nlink > 1:
         if not force:
             raise ReplaceError(
-                f"{path}: has {before.st_nlink} hard links, which a rewrite would separate "
+                f"{shown_name(path)}: has {before.st_nlink} hard links, which a rewrite would separate "
                 "(the other names would keep the old text); left as it is (--force rewrites this name)"
             )
-        notes.append(f"{path}: rewritten because of --force; its {before.st_nlink - 1} other hard link(s) keep the old text")
+        notes.append(f"{shown_name(path)}: rewritten because of --force; its {before.st_nlink - 1} other hard link(s) keep the old text")
     directory, prefix = os.path.split(temp_prefix(path))
     try:
         # O_EXCL under a random name: this file is this run's alone, and the
         # only one it ever removes.
         fd, tmp = tempfile.mkstemp(suffix=TEMP_SUFFIX, prefix=prefix, dir=directory)
     except OSError as e:
-        raise ReplaceError(f"{path}: cannot write: {e.strerror or e}") from None
+        raise ReplaceError(f"{shown_name(path)}: cannot write: {e.strerror or e}") from None
     created = True
     try:
         try:
@@ -133,9 +135,9 @@ def replace_file(
         if lost:
             if not force:
                 raise ReplaceError(
-                    f"{path}: the rewritten file cannot keep its {lost}; left as it is (--force rewrites it without)"
+                    f"{shown_name(path)}: the rewritten file cannot keep its {lost}; left as it is (--force rewrites it without)"
                 )
-            notes.append(f"{path}: rewritten because of --force, without its {lost}")
+            notes.append(f"{shown_name(path)}: rewritten because of --force, without its {lost}")
         # The last moment before the rename: the file must still be the one that was read.
         if not _unchanged(target, read, original):
             raise ReplaceError(_changed(path))
@@ -143,7 +145,7 @@ def replace_file(
         created = False
         _sync_directory(directory)
     except OSError as e:
-        raise ReplaceError(f"{path}: cannot write: {e.strerror or e}") from None
+        raise ReplaceError(f"{shown_name(path)}: cannot write: {e.strerror or e}") from None
     finally:
         if created:
             try:
@@ -156,7 +158,7 @@ def replace_file(
 def symlink_refused(path: str, *, directory: bool = False) -> str:
     """Why a symbolic link given by name is not followed, and how to ask for it."""
     what = "the files in the directory it points to" if directory else "the file it points to"
-    return f"{path}: a symbolic link; nothing rewritten (--follow-symlinks rewrites {what}, keeping the link)"
+    return f"{shown_name(path)}: a symbolic link; nothing rewritten (--follow-symlinks rewrites {what}, keeping the link)"
 
 
 def _unchanged(target: str, read: FileState, original: int | None) -> bool:
@@ -172,7 +174,7 @@ def _unchanged(target: str, read: FileState, original: int | None) -> bool:
 
 
 def _changed(path: str) -> str:
-    return f"{path}: changed while it was being formatted; left as it is (run fmt again)"
+    return f"{shown_name(path)}: changed while it was being formatted; left as it is (run fmt again)"
 
 
 def _read_only(st: os.stat_result) -> bool:
