@@ -22,8 +22,8 @@ that ceiling bounds what ``--jobs 2`` can show.
     python benchmarks/bench_check.py [--games 10000] [--rounds 3] [--rules keil]
 
 ``keilref`` runs as installed in the interpreter that runs this script, so
-the fast build is measured by running it with that build's Python (see the
-README's "Fast build"); the first lines say which kernel was measured.
+the fast build is measured by running it with that build's Python (see
+"Fast build" in docs/performance.md); the first lines say which kernel was measured.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from doc_examples import DOCS, ROOT, Command, Script, commands, run_command, scripts, untimed
+from doc_examples import DOCS, README, ROOT, Command, Script, commands, run_command, scripts, untimed
 
 COMMANDS = [c for doc in DOCS for c in commands(doc)]
 SCRIPTS = [s for doc in DOCS for s in scripts(doc)]
@@ -85,3 +86,42 @@ def test_docs_script_prints_what_the_docs_show(example: Script, tmp_path: Path, 
         lines = [ln for p in written for ln in p.read_text(encoding="utf-8").splitlines()]
         assert lines and all('"status": "' in ln and '"status": "ok"' not in ln for ln in lines)
 
+
+def test_the_architecture_names_every_module() -> None:
+    """docs/architecture.md maps the package: a module added without its line
+    fails here. A stage's ``__init__.py`` is named by its package's heading."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package = ROOT / "keilref"
+
+    def named(module: Path) -> bool:
+        name = module.relative_to(package).as_posix()
+        if f"`{name}`" in text:
+            return True
+        return module.name == "__init__.py" and f"`keilref/{module.parent.name}`" in text
+
+    missing = [str(p.relative_to(package)) for p in sorted(package.rglob("*.py")) if not named(p)]
+    assert missing == []
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+@pytest.mark.parametrize("doc", [README, *DOCS], ids=lambda p: str(p.relative_to(ROOT)))
+def test_links_between_the_docs_lead_somewhere(doc: Path) -> None:
+    text = doc.read_text(encoding="utf-8")
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (doc.parent / path).resolve() if path else doc
+        if not linked.exists():
+            broken.append(target)
+        elif anchor and linked.suffix == ".md":
+            headings = re.findall(r"^#+ (.*)$", linked.read_text(encoding="utf-8"), re.MULTILINE)
+            if anchor not in {_slug(h) for h in headings}:
+                broken.append(target)
+    assert broken == []
