@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from measured import KEILREF, ROOT, measuring
+
 
 def comment_file(path: Path, mb: float) -> int:
     with path.open("wb") as f:
@@ -94,7 +96,7 @@ def run(path: Path) -> tuple[float, int, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "keilref", "check", "--jobs", "1", "--format", "jsonl", str(path)],
+        [*KEILREF, "check", "--jobs", "1", "--format", "jsonl", str(path)],
         capture_output=True,
         text=True,
     )
@@ -125,7 +127,7 @@ def compression_bombs(work: Path, mib: int) -> None:
 
     import zstandard
 
-    game = (Path(__file__).resolve().parent.parent / "records" / "games" / "size5-keil-corner-ko.keil").read_bytes()
+    game = (ROOT / "records" / "games" / "size5-keil-corner-ko.keil").read_bytes()
     unit = b" " * (16 << 20)
     packers = {
         ".zst": lambda data: zstandard.ZstdCompressor().compress(data),
@@ -137,7 +139,7 @@ def compression_bombs(work: Path, mib: int) -> None:
         path = work / f"bomb.keil{suffix}"
         path.write_bytes(pack(game) + pack(unit) * (mib // 16))
         out = subprocess.run(
-            [sys.executable, "-c", _WITH_RUSAGE, sys.executable, "-m", "keilref", "check", "--jobs", "1", str(path)],
+            [sys.executable, "-c", _WITH_RUSAGE, *KEILREF, "check", "--jobs", "1", str(path)],
             capture_output=True, text=True, check=True,
         )
         got = json.loads(out.stdout)
@@ -153,6 +155,7 @@ def main() -> None:
     ap.add_argument("--mb", type=float, default=25.0, help="the smaller size, in MB (the larger is 4x)")
     ap.add_argument("--bomb-mib", type=int, default=1024, help="the decompressed size of the compression bombs, in MiB")
     args = ap.parse_args()
+    print(measuring())
     work = Path(tempfile.mkdtemp(prefix="keilref-bench-"))
     try:
         shapes = [

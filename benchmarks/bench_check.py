@@ -22,8 +22,8 @@ that ceiling bounds what ``--jobs 2`` can show.
     python benchmarks/bench_check.py [--games 10000] [--rounds 3] [--rules keil]
 
 ``keilref`` runs as installed in the interpreter that runs this script, so
-the fast build is measured by running it with that build's Python (see the
-README's "Fast build"); the first lines say which kernel was measured.
+the fast build is measured by running it with that build's Python (see
+"Fast build" in docs/performance.md); the first lines say which kernel was measured.
 """
 
 from __future__ import annotations
@@ -38,14 +38,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_parse import bare_parse
+from measured import KEILREF, ROOT, measuring
 
-from bench_parse import bare_parse  # noqa: E402
-
-from keilref.engine.generate import random_games, to_record  # noqa: E402
-from keilref.records.writer import write_record  # noqa: E402
+from keilref.engine.generate import random_games, to_record
+from keilref.records.writer import write_record
 
 
 def write_archive(path: Path, games: int, rules: tuple[str, ...], seed: int) -> None:
@@ -54,11 +51,6 @@ def write_archive(path: Path, games: int, rules: tuple[str, ...], seed: int) -> 
             if i > 1:
                 f.write("\n")
             f.write(write_record(to_record(g, event=f"bench {i}")))
-
-
-# -P: the keilref installed in this interpreter (the fast build, if that is
-# what was installed), not the checkout's source from the working directory.
-KEILREF = [sys.executable, "-P", "-m", "keilref"]
 
 
 def installed_keilref() -> str:
@@ -108,6 +100,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     rules = tuple(args.rules or ["keil"])
+    print(measuring())
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "archive.keil"

@@ -28,11 +28,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from measured import KEILREF, ROOT, measuring
 
-from keilref.engine.generate import random_games, to_record  # noqa: E402
-from keilref.records.writer import write_record  # noqa: E402
+from keilref.engine.generate import random_games, to_record
+from keilref.records.writer import write_record
 
 
 def write_archive(root: Path, games: int, files: int, seed: int) -> None:
@@ -53,7 +52,7 @@ def digest(lines: list[str]) -> str:
 
 
 def run_cli(*args: str) -> tuple[float, list[str]]:
-    cmd = [sys.executable, "-m", "keilref", "check", "--format", "jsonl", *args]
+    cmd = [*KEILREF, "check", "--format", "jsonl", *args]
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
     elapsed = time.perf_counter() - start
@@ -69,6 +68,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args()
+    print(measuring())
     try:
         from distributed import Client, LocalCluster
 

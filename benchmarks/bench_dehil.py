@@ -18,19 +18,16 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from measured import measuring, use_test_references
 
-import keilref.engine.dehil  # noqa: E402,F401  (registers the rule set)
-from keilref import Game  # noqa: E402
-from keilref.engine.dehil import DehilGame  # noqa: E402
-from keilref.engine.generate import GeneratedGame, random_games  # noqa: E402
+from keilref import Game
+from keilref.engine.dehil import DehilGame
+from keilref.engine.generate import GeneratedGame, random_games
+
+use_test_references()
 
 SCORE_BOUND_MS = 10.0
 
@@ -109,6 +106,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
+    print(measuring())
     bench_scoring(args.seed, args.runs)
     bench_replay(args.seed, args.games, args.rounds)
 

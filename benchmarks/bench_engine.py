@@ -11,15 +11,12 @@ so the ratio between the two is measured in the same run.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from measured import measuring, use_test_references
 
-from keilref import Game  # noqa: E402
-from keilref.engine.generate import GeneratedGame, random_games  # noqa: E402
+from keilref import Game
+from keilref.engine.generate import GeneratedGame, random_games
 
 
 def replay_fast(games: list[GeneratedGame]) -> float:
@@ -33,7 +30,8 @@ def replay_fast(games: list[GeneratedGame]) -> float:
 
 
 def replay_reference(games: list[GeneratedGame]) -> float:
-    from tests.reference import RefKeil
+    use_test_references()
+    from reference import RefKeil
 
     start = time.perf_counter()
     for g in games:
@@ -51,6 +49,7 @@ def main() -> None:
     ap.add_argument("--reference-games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=2019)
     args = ap.parse_args()
+    print(measuring())
 
     games = list(random_games(args.seed, args.games, rules=(args.rules,), sizes=(7,), fill=1.3))
     moves = sum(len(g.moves) for g in games)

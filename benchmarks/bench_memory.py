@@ -22,11 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from measured import KEILREF, ROOT, measuring
 
-from keilref.engine.generate import random_games, to_record  # noqa: E402
-from keilref.records.writer import write_record  # noqa: E402
+from keilref.engine.generate import random_games, to_record
+from keilref.records.writer import write_record
 
 
 def build(path: Path, megabytes: int, seed: int = 1) -> int:
@@ -73,7 +72,7 @@ def tree_rss(pid: int) -> int:
 
 
 def measure(path: Path, jobs: int) -> tuple[float, float]:
-    cmd = [sys.executable, "-m", "keilref", "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
+    cmd = [*KEILREF, "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     peak = 0
@@ -101,6 +100,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-gzip", action="store_true", help="skip the gzip-compressed copy of each archive")
     args = ap.parse_args()
+    print(measuring())
     with tempfile.TemporaryDirectory() as tmp:
         for mb in args.mb or [20, 200]:
             path = Path(tmp) / f"archive-{mb}.keil"

@@ -24,19 +24,16 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from lark import Lark, Token, Tree
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from measured import measuring
 
-from keilref.errors import RecordError  # noqa: E402
-from keilref.records.grammar import record_parser  # noqa: E402
-from keilref.records.parser import iter_games  # noqa: E402
-from keilref.records.record import Comment, Record, Tag, Turn, TurnKind  # noqa: E402
-from keilref.records.writer import write_records  # noqa: E402
+from keilref.errors import RecordError
+from keilref.records.grammar import record_parser
+from keilref.records.parser import iter_games
+from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.records.writer import write_records
 
 TARGET = 1.3
 
@@ -142,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="best of this many runs is reported")
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args(argv)
+    print(measuring())
 
     records = build_records(args.games, args.seed)
     text = write_records(records)

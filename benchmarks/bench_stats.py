@@ -19,17 +19,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from bench_check import write_archive  # noqa: E402
+from bench_check import write_archive
+from measured import KEILREF, ROOT, measuring
 
 TARGET = 1.2
 
 
 def timed_run(args: list[str]) -> float:
-    cmd = [sys.executable, "-m", "keilref", *args]
+    cmd = [*KEILREF, *args]
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     elapsed = time.perf_counter() - start
@@ -46,6 +43,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--archive", type=Path, help="Use (or create once) this archive instead of a temporary one.")
     args = ap.parse_args()
+    print(measuring())
 
     with tempfile.TemporaryDirectory() as tmp:
         path = args.archive or Path(tmp) / "archive.keil"

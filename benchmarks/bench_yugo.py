@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from measured import measuring, use_test_references
 
-import keilref.engine.yugo  # noqa: E402,F401  (registers the rule set until the package imports it)
-from keilref import Game  # noqa: E402
-from keilref.engine.yugo import YugoGame  # noqa: E402
+from keilref import Game
+from keilref.engine.yugo import YugoGame
+
+use_test_references()
 
 KING_CHANCE = 0.08
 """How often a player who could place a king does so while pawns still fit."""
@@ -100,6 +97,7 @@ def main() -> None:
     ap.add_argument("--reference-games", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2017)
     args = ap.parse_args()
+    print(measuring())
 
     rng = random.Random(args.seed)
     stats: Counter[str] = Counter()

@@ -40,14 +40,14 @@ import time
 import traceback
 from pathlib import Path
 
+from measured import ROOT, measuring
+
 from keilref.errors import RecordError
 from keilref.engine.generate import random_games, to_record
 from keilref.records.parser import iter_games, split_games
 from keilref.records.record import Record
 from keilref.referee.verdict import Verdict, adjudicate
 from keilref.records.writer import canonical_tags, write_record, write_records
-
-ROOT = Path(__file__).resolve().parent.parent
 
 WORDS = [
     "g7", "G7", "a1", "pass", "button", "K@d4", "P@a1", "1.", "2...", "12.", "B+R", "W+0.5", "B+3", "Draw", "*",
@@ -238,6 +238,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=Path("fuzz-failure.keil"))
     ap.add_argument("--slow", type=float, default=5.0, help="seconds an input may take at most")
     args = ap.parse_args()
+    print(measuring())
     rng = random.Random(args.seed)
     pool = seeds(rng)
     started = time.perf_counter()

@@ -10,75 +10,59 @@ A block in the README looks like::
     <the output, exactly>
 
 and may end with ``; echo "exit $?"`` to show the exit code. Timings in
-summary lines are the only thing masked.
+summary lines are the only thing masked. ``tests/doc_examples.py`` finds the
+blocks; ``tests/test_docs.py`` runs those of docs/*.md the same way.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from keilref.cli import app
+from doc_examples import README, ROOT, Command, commands, run_command, scripts, untimed
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-TIMING = re.compile(r" in \d+\.\d\d s \([\d,]+ games/s\)$", re.MULTILINE)
-
-
-def examples() -> list[tuple[str, str]]:
-    out = []
-    for block in re.findall(r"```\n(\$ keilref .*?)```", README, re.DOTALL):
-        first, _, rest = block.partition("\n")
-        out.append((first[2:], rest))
-    return out
-
-
-def run(command: str) -> str:
-    show_exit = command.endswith('; echo "exit $?"')
-    argv = shlex.split(command.removesuffix('; echo "exit $?"'))
-    assert argv[0] == "keilref"
-    import os
-
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        result = CliRunner().invoke(app, argv[1:])
-    finally:
-        os.chdir(cwd)
-    text = result.stdout
-    if show_exit:
-        text += f"exit {result.exit_code}\n"
-    return text
+EXAMPLES = commands(README)
 
 
 def test_the_readme_has_examples_of_every_command() -> None:
-    commands = {shlex.split(c)[1] for c, _ in examples()}
-    assert {"check", "show", "score", "legal", "fmt", "generate", "stats", "filter"} <= commands
+    names = {shlex.split(c.command)[1] for c in EXAMPLES}
+    assert {"check", "show", "score", "legal", "fmt", "generate", "stats", "filter"} <= names
 
 
-@pytest.mark.parametrize("command,expected", examples(), ids=[c for c, _ in examples()])
-def test_readme_example_is_what_keilref_prints(command: str, expected: str) -> None:
-    actual = run(command)
-    assert TIMING.sub(" in <time>", actual) == TIMING.sub(" in <time>", expected)
+@pytest.mark.parametrize("example", EXAMPLES, ids=[c.command for c in EXAMPLES])
+def test_readme_example_is_what_keilref_prints(example: Command) -> None:
+    assert untimed(run_command(example.command)) == untimed(example.expected)
 
 
 def library_example() -> tuple[str, str]:
-    """The README's ``python`` block and the output shown after it."""
-    m = re.search(r"```python\n(.*?)```\n\nIt prints:\n\n```\n(.*?)```", README, re.DOTALL)
-    assert m is not None, "the README's library section shows a python block and what it prints"
-    return m.group(1), m.group(2)
+    """The README's ``python`` block and the output shown after it.
+
+    It is the README's only one: .ci/run takes the first ``python`` block as
+    the library example to type-check against the built wheel."""
+    found = scripts(README)
+    assert len(found) == 1, "the README shows one python example, the library's"
+    assert found[0].prints, "the README's library example shows what it prints"
+    return found[0].code, found[0].prints
 
 
-def test_the_library_example_reads_steps_through_and_writes_back() -> None:
+def test_the_library_example_reads_steps_through_draws_and_writes_back() -> None:
     code, _ = library_example()
-    for call in ("keilref.read_games(", "keilref.read_game(", ".replay(turn=", ".pop()", ".to_record(", "keilref.write_record("):
+    for call in (
+        "keilref.read_games(",
+        "keilref.read_game(",
+        ".replay(turn=",
+        ".pop()",
+        ".to_record(",
+        "keilref.write_record(",
+        "keilref.svg.board(",
+    ):
         assert call in code
+    # keilref.svg is a module of its own: the example imports it, as a reader must.
+    assert "\nimport keilref.svg" in "\n" + code
 
 
 def test_the_library_example_prints_what_the_readme_shows(tmp_path: Path) -> None:

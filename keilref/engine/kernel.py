@@ -2,7 +2,7 @@
 
 Plain functions over ints and the ``bytearray`` board, with nothing imported
 from the rest of keilref, so that this one module can be compiled with mypyc
-(see the README's "fast build") while every other module, and a build
+(see "Fast build" in docs/performance.md) while every other module, and a build
 without a compiler, run it as ordinary Python. :class:`keilref.engine.keil.KeilGame`
 plays every turn through :func:`advance`, holds the game's state between
 calls, and words why a turn the kernel refused is not played.
