@@ -303,20 +303,21 @@ def advance(
                     key ^= removed[s]
             slot = key & mask
             t = table[slot]
-            while t:
-                if hashes[t] == key:
-                    # An earlier turn's key: a repetition only if the two
-                    # positions are equal in full.
-                    if earlier_turn(b, key, table, hashes, snapshots, adj, codes, played, to_move, marks):
-                        slot = -1
-                    else:
-                        slot = free_slot(table, key)
+            if t:
+                while t:
+                    if hashes[t] == key:
+                        # An earlier turn's key: a repetition only if the
+                        # two positions are equal in full.
+                        if earlier_turn(b, key, table, hashes, snapshots, adj, codes, played, to_move, marks):
+                            slot = -1
+                        else:
+                            slot = free_slot(table, key)
+                        break
+                    slot = (slot + 1) & mask
+                    t = table[slot]
+                if slot < 0:
+                    take_back(b, cells, code, taken, other)
                     break
-                slot = (slot + 1) & mask
-                t = table[slot]
-            if slot < 0:
-                take_back(b, cells, code, taken, other)
-                break
             captured = taken
             prisoners[to_move] += len(taken)
             played.append(names[code])
