@@ -28,6 +28,7 @@ import keilref.engine.kernel
 from keilref import IllegalMoveError, InvalidMoveError, KeilGame
 from keilref.values import Reason
 from keilref.engine.generate import random_games
+from keilref.engine.kernel import SNAPSHOT_EVERY, position_after, position_key
 
 NOISE = ("pass", "button", "pass", "z9", "a0", "xyz", "G7", "B2", "a1", "a1")
 """Turns that are often illegal or unreadable where they fall."""
@@ -50,6 +51,46 @@ def assert_mirrored(game: KeilGame) -> None:
     assert not any(game._marks) and len(game._marks) == len(game._board)
 
 
+def assert_history(game: KeilGame) -> None:
+    """The superko memory is what the game's turns make (see keilref/kernel.py):
+    each turn's key is its position's, with the mover mixed in; every
+    snapshot is its turn's position, and every turn rebuilds to its own;
+    the table holds each turn once, where probing from its key's home slot
+    finds it, and is never more than half full."""
+    start = game._start()
+    assert isinstance(start, KeilGame)
+    replay = start.copy()
+    positions = [replay.position]
+    for move in game.moves:
+        replay.play(move)
+        positions.append(replay.position)
+    turn = game.turn
+    assert positions[-1] == game.position and len(positions) == turn + 1
+    keys, hashes, table, snapshots = game._keys, game._hashes, game._table, game._snapshots
+    first = int(start.to_move)
+    stride = len(game._board)
+    assert len(hashes) > turn
+    for t, position in enumerate(positions):
+        mover = first if t % 2 else 3 - first  # turn 0: as if the other player left the start
+        expected = position_key(bytearray(position), keys) ^ (keys[0][0] if mover == 2 else 0)
+        assert hashes[t] == expected, t
+        rebuilt = position_after(t, snapshots, stride, game._adj, game._codes, game._moves, first, 1, game._marks)
+        assert rebuilt == position, t
+    assert not any(game._marks)
+    assert len(snapshots) == (turn // SNAPSHOT_EVERY + 1) * stride
+    for j in range(turn // SNAPSHOT_EVERY + 1):
+        assert snapshots[j * stride : (j + 1) * stride] == positions[j * SNAPSHOT_EVERY]
+    size = len(table)
+    mask = size - 1
+    assert size & mask == 0 and 2 * turn < size
+    assert sorted(t for t in table if t) == list(range(1, turn + 1))
+    for t in range(1, turn + 1):
+        slot = hashes[t] & mask
+        while table[slot] != t:
+            assert table[slot], f"turn {t} is not where its key leads"
+            slot = (slot + 1) & mask
+
+
 def assert_same_run(moves: list[str], **settings_: object) -> int:
     fast = KeilGame(**settings_)  # type: ignore[arg-type]
     slow = KeilGame(**settings_)  # type: ignore[arg-type]
@@ -58,6 +99,7 @@ def assert_same_run(moves: list[str], **settings_: object) -> int:
     assert vars(fast) == vars(slow)
     assert fast.last_captured == slow.last_captured
     assert_mirrored(fast)
+    assert_history(fast)
     if played < len(moves):
         # The turn it stopped at is refused, and refusing it changed nothing.
         with pytest.raises((IllegalMoveError, InvalidMoveError)):
@@ -101,10 +143,12 @@ def state(game: KeilGame) -> dict[str, object]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runs())
 def test_the_mirror_of_the_board_follows_every_way_a_game_changes(run: tuple[dict[str, object], list[str]]) -> None:
+    """And so does the superko memory (assert_history)."""
     settings_, moves = run
     game = KeilGame(**settings_)  # type: ignore[arg-type]
     half = len(moves) // 2
     game.play_legal(moves[:half])
+    assert_history(game)
     before = state(game)
     legal = game.legal_moves()  # tries every point, and puts everything back
     assert_mirrored(game)
@@ -113,15 +157,30 @@ def test_the_mirror_of_the_board_follows_every_way_a_game_changes(run: tuple[dic
     if legal and legal[0] not in ("pass", "button"):
         twin.play(legal[0])
         assert_mirrored(twin)
+        assert_history(twin)
         assert game._board != twin._board and state(game) == before
         assert_mirrored(game)
     twin.play_legal(moves[half:])
     assert_mirrored(twin)
+    assert_history(twin)
+    assert state(game) == before
+    if twin.turn:
+        last = twin.moves[-1]
+        twin.pop()
+        assert_mirrored(twin)
+        assert_history(twin)
+        twin.play(last)
+        assert_history(twin)
     drawn = KeilGame.from_diagram(
-        twin.diagram(), rules=str(settings_["rules"]), button=settings_.get("button")  # type: ignore[arg-type]
+        twin.diagram(), rules=str(settings_["rules"]), button=settings_.get("button"),  # type: ignore[arg-type]
+        to_move=twin.to_move,
     )
     assert_mirrored(drawn)
+    assert_history(drawn)
     assert drawn.position[:-1] == twin.position[:-1]
+    drawn.play_legal(moves[:half])
+    assert_mirrored(drawn)
+    assert_history(drawn)
 
 
 def test_whole_generated_games_play_through_in_one_call() -> None:

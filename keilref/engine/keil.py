@@ -2,7 +2,10 @@
 
 The board is a ``bytearray``: one byte per point (0 empty, 1 black, 2 white)
 and a last byte for the button bit, so ``bytes(board)`` *is* the position the
-superko rule compares, exactly, with no hashing shortcut to collide.
+superko rule compares. The game remembers earlier positions by a 30-bit key
+a turn, and compares a position whose key it has seen with the earlier one
+rebuilt in full, so no collision of keys ever decides a turn (see
+:mod:`keilref.engine.kernel`).
 
 Captures and suicide are decided with the ``keil`` links under both rule
 sets. That is exact, not an approximation: ``keil-2019`` links a superset of
@@ -15,6 +18,8 @@ report and in territory, which :meth:`KeilGame.groups` and
 
 from __future__ import annotations
 
+import random
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Self
@@ -25,7 +30,7 @@ from keilref.engine.diagram import ASCII, UNICODE, parse_hex, render_hex
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, not_a_turn
 from keilref.engine.game import BoardGame
 from keilref.engine.geometry import HexGeometry, hex_geometry
-from keilref.engine.kernel import advance, place, take_back, territories
+from keilref.engine.kernel import SNAPSHOT_EVERY, advance, earlier_turn, place, position_key, take_back, territories, turn_keys
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules, register
 
 EMPTY = 0
@@ -57,6 +62,37 @@ def _codes(geo: HexGeometry) -> dict[str, int]:
 
 
 _CODES: dict[int, dict[str, int]] = {}
+
+_KEYS: dict[int, list[list[int]]] = {}
+
+
+def _random_keys(stride: int) -> list[int]:
+    """``3 * stride`` random numbers of 30 bits, fixed per board size so that
+    every game of a size agrees.
+
+    30 bits keep every key one digit of a Python integer, the cheapest to
+    XOR and to store in an ``array("I")``. Keys only choose which earlier
+    positions to compare in full, so narrow ones cost a rebuild now and then
+    (about one in a thousand turns in a game of a million turns), never a
+    verdict."""
+    rng = random.Random(f"keil superko {stride}")
+    return [rng.getrandbits(30) for _ in range(3 * stride)]
+
+
+def _turn_keys(stride: int) -> list[list[int]]:
+    """The superko keys for a board of ``stride`` bytes (:func:`keilref.engine.kernel.turn_keys`)."""
+    keys = _KEYS.get(stride)
+    if keys is None:
+        keys = _KEYS[stride] = turn_keys(_random_keys(stride))
+    return keys
+
+
+_EMPTY_TABLE = array("I", bytes(512 * 4))
+"""The superko table a game starts with: a whole game on a small board fits
+in it, so most games never grow it."""
+
+_EMPTY_HASHES = array("I", bytes((SNAPSHOT_EVERY + 1) * 4))
+"""Room for the keys of the start and of the turns up to the first snapshot."""
 
 
 class KeilGame(BoardGame):
@@ -95,10 +131,10 @@ class KeilGame(BoardGame):
         self._to_move = 1
         self._turn = 0
         self._passes = 0
-        self._over = False
+        self._over = 0  # 1 once play has stopped: an int, as the kernel keeps it
         self._holder = 0
-        # Per player: position (board bytes) -> the latest of their turns that left it.
-        self._seen: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int]] = ({}, {}, {})
+        self._keys = _turn_keys(self._n + 1)
+        self._forget_history(empty=True)
         self._prisoners = [0, 0, 0]
         self._moves: list[str] = []
         self._last_captured: list[int] = []
@@ -141,8 +177,21 @@ class KeilGame(BoardGame):
             game._holder = int(button_holder)
             game._board[game._n] = 1
         game._cells = list(game._board)
+        game._forget_history()
         game._remember_start()
         return game
+
+    def _forget_history(self, empty: bool = False) -> None:
+        """Start the superko memory afresh from the present position, which
+        becomes turn 0 (:mod:`keilref.engine.kernel` says what it holds); ``empty``
+        says it is the empty board, whose position key is 0."""
+        key = 0 if empty else position_key(self._board, self._keys)
+        self._table = _EMPTY_TABLE[:]
+        self._hashes = _EMPTY_HASHES[:]
+        # Turn 0's key, as if the other player had left this position
+        # (kernel.turn_keys mixes White in).
+        self._hashes[0] = key ^ (self._keys[0][0] if self._to_move == 1 else 0)
+        self._snapshots = bytearray(self._board)
 
     # --- playing ---------------------------------------------------------
     # Every turn is played by the kernel (keilref.engine.kernel.advance), one or a
@@ -158,7 +207,7 @@ class KeilGame(BoardGame):
         return self._advance(moves if isinstance(moves, tuple) else tuple(moves))
 
     def _advance(self, moves: tuple[str, ...]) -> int:
-        state = [self._to_move, self._turn, self._passes, int(self._over), self._holder]
+        state = [self._to_move, self._turn, self._passes, self._over, self._holder]
         played, captured = advance(
             self._board,
             self._adj,
@@ -166,7 +215,10 @@ class KeilGame(BoardGame):
             self._names,
             moves,
             state,
-            self._seen,
+            self._keys,
+            self._table,
+            self._hashes,
+            self._snapshots,
             self._prisoners,
             self._moves,
             self.button_in_play,
@@ -174,8 +226,7 @@ class KeilGame(BoardGame):
             self._marks,
         )
         if played:
-            self._to_move, self._turn, self._passes, over, self._holder = state
-            self._over = bool(over)
+            self._to_move, self._turn, self._passes, self._over, self._holder = state
             self._last_captured = captured
         return played
 
@@ -197,13 +248,26 @@ class KeilGame(BoardGame):
             return IllegalMoveError(move, Reason.OCCUPIED, turn)
         captured: list[int] = []
         legal = place(b, self._cells, self._marks, self._adj, code, self._to_move, captured)
-        earlier = self._seen[self._to_move].get(bytes(b))
+        earlier = self._repeats(code, captured) if legal else 0
         take_back(b, self._cells, code, captured, 3 - self._to_move)
         if not legal:
             return IllegalMoveError(move, Reason.SUICIDE, turn)
-        if earlier is None:
+        if not earlier:
             raise AssertionError(f"the kernel refused {move!r}, a legal turn")
         return IllegalMoveError(move, Reason.SUPERKO, turn, earlier)
+
+    def _repeats(self, x: int, captured: list[int]) -> int:
+        """The latest earlier turn of the player to move whose position the board
+        now shows, with their stone just put on ``x`` and ``captured`` taken; 0 if none."""
+        keys = self._keys
+        c = self._to_move
+        key = self._hashes[self._turn] ^ keys[c][x]
+        for s in captured:
+            key ^= keys[5 - c][s]
+        return earlier_turn(
+            self._board, key, self._table, self._hashes, self._snapshots,
+            self._adj, self._codes, self._moves, c, self._marks,
+        )
 
     def _decode(self, move: str) -> int:
         """Map a token missing from the fast table: raise the right error."""
@@ -232,22 +296,18 @@ class KeilGame(BoardGame):
             return []
         legal = []
         names = self.geometry.names
-        saved = bytes(self._board)
-        state = (self._turn, self._to_move, self._passes, list(self._prisoners), self._last_captured)
+        b = self._board
+        cells = self._cells
+        c = self._to_move
         for p in range(self._n):
-            if self._board[p]:
+            if b[p]:
                 continue
-            seen = self._seen[self._to_move]
-            if not self._advance((names[p],)):
-                continue
-            legal.append(names[p])
-            # Put everything back exactly as it was.
-            del seen[bytes(self._board)]
-            self._board[:] = saved
-            self._cells[:] = saved
-            self._moves.pop()
-            self._turn, self._to_move, self._passes, prisoners, self._last_captured = state
-            self._prisoners = list(prisoners)
+            # Each placement is tried on the board and taken back: the
+            # suicide rule and superko are the kernel's, as in play.
+            captured: list[int] = []
+            if place(b, cells, self._marks, self._adj, p, c, captured) and not self._repeats(p, captured):
+                legal.append(names[p])
+            take_back(b, cells, p, captured, 3 - c)
         if self.button_in_play and not self._holder:
             legal.append("button")
         else:
@@ -256,7 +316,9 @@ class KeilGame(BoardGame):
 
     def copy(self) -> Self:
         other = super().copy()
-        other._seen = (self._seen[0], dict(self._seen[1]), dict(self._seen[2]))
+        other._table = self._table[:]
+        other._hashes = self._hashes[:]
+        other._snapshots = bytearray(self._snapshots)
         other._cells = list(self._cells)
         other._marks = [0] * len(self._marks)
         return other
@@ -264,7 +326,7 @@ class KeilGame(BoardGame):
     # --- state -----------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self._over
+        return bool(self._over)
 
     @property
     def position(self) -> bytes:
