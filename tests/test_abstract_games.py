@@ -153,6 +153,8 @@ def test_import_writes_the_samples_records(tmp_path: Path) -> None:
         # The samples' file lists the tags in another order; the import writes the canonical layout.
         assert got == Record(canonical_tags(want.tags), want.turns, want.result)
     assert run("fmt", "--check", str(out)).exit_code == 0
+    # Byte for byte: the samples' records, put in the canonical layout.
+    assert out.read_text(encoding="utf-8") == run("fmt", str(SAMPLES / "sample-records.keil")).stdout
     check = run("check", "--format", "jsonl", str(out))
     assert check.exit_code == 0
     statuses = [json.loads(line)["status"] for line in check.stdout.splitlines()]
