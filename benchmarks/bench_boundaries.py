@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from measured import KEILREF, ROOT, measuring
+from measured import KEILREF, ROOT, measuring, use_test_references
 
 
 def comment_file(path: Path, mb: float) -> int:
@@ -150,52 +150,13 @@ def compression_bombs(work: Path, mib: int) -> None:
         path.unlink()
 
 
-def long_keil_moves(size: int, turns: int, seed: int = 1) -> list[str]:
-    """The moves of a legal Keil game of ``turns`` turns, played at random.
-
-    Black takes the button first; then each turn is a random point that the
-    rules allow, or a pass when none is. Filling their own eyes, players
-    keep capturing each other's groups, so games run long: on size 13 they
-    run well past 100,000 turns.
-    """
-    import random
-
-    from keilref import KeilGame
-
-    rng = random.Random(seed)
-    game = KeilGame(size=size)
-    game.play("button")
-    points = game.points()
-    while game.turn < turns:
-        for _ in range(50):
-            if game.play_legal((points[rng.randrange(len(points))],)):
-                break
-        else:
-            legal = game.legal_moves()
-            if not legal:
-                raise SystemExit(f"the random game ended at turn {game.turn}; choose another seed")
-            game.play(rng.choice(legal[:-1]) if len(legal) > 1 else legal[-1])
-    return list(game.moves)
-
-
 def superko_bytes_per_turn(size: int = 13, turns: int = 20_000) -> None:
     """Print the memory a Keil game holds per turn (its superko memory and its
-    moves), from ``tracemalloc``: the game replayed to ``turns`` turns and to
-    twice that, so the fixed costs cancel."""
-    import tracemalloc
+    moves): the growth from ``turns`` turns of a random legal game to twice that."""
+    use_test_references()
+    from game_support import bytes_per_turn
 
-    from keilref import KeilGame
-
-    moves = long_keil_moves(size, 2 * turns)
-    tracemalloc.start()
-    game = KeilGame(size=size)
-    game.play_legal(moves[:turns])
-    at_n = tracemalloc.get_traced_memory()[0]
-    game.play_legal(moves[turns:])
-    at_2n = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
-    assert game.turn == 2 * turns
-    per_turn = (at_2n - at_n) / turns
+    per_turn = bytes_per_turn(size, turns)
     print(f"superko memory, size {size}: {per_turn:.1f} bytes per turn (turns {turns:,} to {2 * turns:,})")
 
 

@@ -28,7 +28,7 @@ def measuring() -> str:
 
 
 def use_test_references() -> None:
-    """Make the literal references in ``tests/`` importable, after the installed
+    """Make the literal references and game helpers in ``tests/`` importable, after the installed
     package, so that they can never shadow it."""
     tests = str(ROOT / "tests")
     if tests not in sys.path:

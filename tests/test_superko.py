@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import sys
-import tracemalloc
 from array import array
 from collections import Counter
 from collections.abc import Iterator
@@ -31,6 +30,7 @@ for _path in (Path(__file__).resolve().parent.parent, Path(__file__).resolve().p
         sys.path.insert(0, str(_path))
 
 import reference as R  # noqa: E402
+from game_support import bytes_per_turn, long_game  # noqa: E402
 from test_kernel import assert_history  # noqa: E402
 from test_reference import (  # noqa: E402
     assert_same_analysis,
@@ -68,42 +68,13 @@ def weak_keys(bits: int) -> Iterator[None]:
         keilref.engine.keil._random_keys, keilref.engine.keil._KEYS = saved
 
 
-def long_game(size: int, turns: int, seed: int) -> KeilGame:
-    """A legal game of ``turns`` turns played at random: Black takes the
-    button, then each turn is a random point the rules allow, or a pass when
-    none is. Players fill their own eyes, so captures go on and on."""
-    rng = random.Random(seed)
-    game = KeilGame(size=size)
-    game.play("button")
-    points = game.points()
-    while game.turn < turns:
-        for _ in range(50):
-            if game.play_legal((points[rng.randrange(len(points))],)):
-                break
-        else:
-            legal = game.legal_moves()
-            assert legal, f"seed {seed}: the random game ended at turn {game.turn}"
-            game.play(rng.choice(legal[:-1]) if len(legal) > 1 else legal[-1])
-    return game
-
-
 # --- memory --------------------------------------------------------------------------
 
 
 def test_the_superko_memory_holds_well_under_100_bytes_a_turn() -> None:
     """Measured as the growth from 4,000 to 8,000 turns of one size-13 game, so
     the game's fixed costs cancel; whole positions took about 570 bytes a turn."""
-    moves = list(long_game(13, 8000, seed=1).moves)
-    tracemalloc.start()
-    try:
-        game = KeilGame(size=13)
-        assert game.play_legal(moves[:4000]) == 4000
-        at_4000 = tracemalloc.get_traced_memory()[0]
-        assert game.play_legal(moves[4000:]) == 4000
-        at_8000 = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    per_turn = (at_8000 - at_4000) / 4000
+    per_turn = bytes_per_turn(13, 4000, seed=1)
     assert 8 < per_turn < 100, per_turn  # 8: the list of moves alone
 
 

@@ -43,6 +43,21 @@ def split_points(text: str) -> list[str]:
     return [point for point in _POINT_GAPS.split(text) if point]
 
 
+def _point_index(index: dict[str, int], name: str, example: str) -> int:
+    """``index[name]``, or why ``name`` is no point: a wrong type, a malformed
+    name (``InvalidMoveError``), or a name off this board (``KeyError``)."""
+    try:
+        return index[name]
+    except (KeyError, TypeError):
+        if not isinstance(name, str):
+            raise wrong_type("a point", name, "a str such as g7") from None
+        if POINT_RE.match(name) is None:
+            raise InvalidMoveError(
+                f"{name!r} is not a point (expected a letter and a row number, such as {example})"
+            ) from None
+        raise
+
+
 @dataclass(frozen=True, eq=False)
 class HexGeometry:
     """The hexagon of side ``size`` on the triangular lattice.
@@ -72,14 +87,7 @@ class HexGeometry:
 
     def point(self, name: str) -> int:
         """Index of ``name``; ``InvalidMoveError`` if malformed, ``KeyError`` if off the board."""
-        try:
-            return self.index[name]
-        except (KeyError, TypeError):
-            if not isinstance(name, str):
-                raise wrong_type("a point", name, "a str such as g7") from None
-            if POINT_RE.match(name) is None:
-                raise InvalidMoveError(f"{name!r} is not a point (expected a letter and a row number, such as g7)") from None
-            raise
+        return _point_index(self.index, name, "g7")
 
     def on_board(self, c: int, r: int) -> bool:
         n = self.size
@@ -165,14 +173,7 @@ class SquareGeometry:
 
     def point(self, name: str) -> int:
         """Index of ``name``; ``InvalidMoveError`` if malformed, ``KeyError`` if off the board."""
-        try:
-            return self.index[name]
-        except (KeyError, TypeError):
-            if not isinstance(name, str):
-                raise wrong_type("a point", name, "a str such as g7") from None
-            if POINT_RE.match(name) is None:
-                raise InvalidMoveError(f"{name!r} is not a point (expected a letter and a row number, such as d4)") from None
-            raise
+        return _point_index(self.index, name, "d4")
 
     def at(self, c: int, r: int) -> int:
         """Index of the point in 0-based column ``c`` and row ``r``."""
