@@ -129,7 +129,7 @@ def test_the_summary_and_table_count_every_status(faults_report: tuple[Path, lis
     for status in ("ok", "unfinished", "mismatch", "illegal", "error"):
         n = sum(1 for v in verdicts if v["status"] == status)
         assert re.search(rf'class="status s-{status}">[^<]* {status}</span></td><td>{n}</td>', page), status
-    rows = re.findall(r'<tr id="row-(\d+)" class="(\w+)">(.*?)</tr>', page)
+    rows = re.findall(r'<tr id="row-(\d+)" class="(\w+)"(?: data-rules="[^"]*")?>(.*?)</tr>', page)
     assert [int(r[0]) for r in rows] == list(range(1, len(verdicts) + 1))
     for (_, kind, cells), v in zip(rows, verdicts):
         assert f'<td class="file">{v["file"]}</td><td data-label="game">{v["game"]}</td>' in cells

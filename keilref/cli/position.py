@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
-from keilref.formats import text as report
+from keilref.formats import text as report, wording
 from keilref.records.sources import PathError, expand_paths, read_source
 from keilref.values import Color, format_number
 from keilref.escaping import shown_name
@@ -69,7 +69,7 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
             file,
             t.line,
             t.column,
-            f"game {game}: {report.turn_name(t.turn, t.point)} is illegal ({t.reason}); showing the position before it",
+            f"game {game}: {wording.turn_name(t.turn, t.point)} is illegal ({t.reason}); showing the position before it",
         )
     return rep
 

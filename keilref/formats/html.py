@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import IO, Any
 
-from keilref.formats import svg
+from keilref.formats import svg, wording
 from keilref.records.sources import STDIN
 from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name
@@ -39,7 +39,7 @@ from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule, find_rules
 from keilref.referee.settings import GameSetup, read_setup
 from keilref.referee.replay import replay
-from keilref.referee.verdict import Status, Verdict
+from keilref.referee.verdict import Fault, Status, Verdict
 
 FAILING_DETAIL_CAP = 200
 """Failing games that get a board and a viewer; the rest are in the table only."""
@@ -62,7 +62,12 @@ class _Wanted:
     row: int
     """Its number in the report (1-based, over all games)."""
     verdict: Verdict
-    failing: bool
+    faults: tuple[Fault, ...]
+    """Why it fails (see :meth:`Verdict.faults`); empty for a game that passes."""
+
+    @property
+    def failing(self) -> bool:
+        return bool(self.faults)
 
 
 def _esc(text: object) -> str:
@@ -82,6 +87,21 @@ def _message(v: Verdict) -> str:
         return text
     text = f"computed {v.computed or '-'}, declared {v.declared or '-'}"
     return f"{text}; {v.detail}" if v.detail else text
+
+
+def _fault_message(v: Verdict, fault: Fault) -> str:
+    if fault.rule == "warning":
+        return f"{fault.line}:{fault.column}: warning: {fault.message}"
+    if fault.rule == "unfinished":
+        return f"{fault.line}:{fault.column}: unfinished: {wording.unfinished_message(v)}"
+    return _message(v)
+
+
+def _rules_attr(faults: tuple[Fault, ...]) -> str:
+    """The rules a failing row breaks, for scripts that read the page."""
+    if not faults:
+        return ""
+    return f' data-rules="{_esc(" ".join(f.rule for f in faults))}"'
 
 
 def _players(v: Verdict) -> str:
@@ -116,7 +136,8 @@ class HtmlReport:
         self._n += 1
         row = self._n
         self._counts[v.status] += 1
-        failing = v.status.failed or (self._strict and v.status is Status.UNFINISHED)
+        faults = v.faults(strict=self._strict)
+        failing = bool(faults)
         wanted = False
         if failing:
             self._failing_seen += 1
@@ -127,14 +148,14 @@ class HtmlReport:
         if v.file == STDIN:
             wanted = False
         if wanted:
-            self._wanted.append(_Wanted(row, v, failing))
+            self._wanted.append(_Wanted(row, v, faults))
         link = f'<a href="#game={row}">{row}</a>' if wanted else str(row)
         result_cells = (
             f'<td data-label="computed">{_esc(v.computed or "–")}</td>'
             f'<td data-label="declared">{_esc(v.declared or "–")}</td>'
         )
         self._rows.write(
-            f'<tr id="row-{row}" class="{"failing" if failing else "passing"}"><td>{link}</td>'
+            f'<tr id="row-{row}" class="{"failing" if failing else "passing"}"{_rules_attr(faults)}><td>{link}</td>'
             f'<td class="file">{_esc(shown_name(v.file))}</td><td data-label="game">{v.game}</td>'
             f"<td>{_esc(_players(v))}</td><td>{_status_cell(v.status)}</td>{result_cells}</tr>\n"
         )
@@ -209,7 +230,7 @@ class HtmlReport:
         cells = "".join(
             f"<tr><td>{_status_cell(s)}</td><td>{self._counts[s]}</td></tr>" for s in Status
         )
-        failed = sum(n for s, n in self._counts.items() if s.failed or (self._strict and s is Status.UNFINISHED))
+        failed = self._failing_seen
         verdict = "no game failed" if not failed else f"{failed} game{'s' if failed != 1 else ''} failed"
         return (
             f'<h2 id="summary">Summary</h2>\n<p class="verdict">{total} game{"s" if total != 1 else ""}: '
@@ -259,8 +280,8 @@ class HtmlReport:
         who = _players(v)
         if who:
             parts.append(f'<p class="players">{_esc(who)}</p>\n')
-        if want.failing:
-            parts.append(f'<p class="message">{_esc(_message(v))}</p>\n')
+        for fault in want.faults:
+            parts.append(f'<p class="message" data-rule="{_esc(fault.rule)}">{_esc(_fault_message(v, fault))}</p>\n')
         if isinstance(item, Record):
             parts.append('<div class="boards">\n')
             board = None

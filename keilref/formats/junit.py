@@ -41,7 +41,8 @@ class JUnitWriter:
         if v.file != self._file:
             self._end_suite()
             self._file = v.file
-        fails = v.fails(strict=self._strict)
+        faults = v.faults(strict=self._strict)
+        fails = bool(faults)
         self._tests += 1
         self._suite_tests += 1
         self._failures += fails
@@ -55,9 +56,10 @@ class JUnitWriter:
                 f"        <property name={_xml_attr(key)} value={_xml_attr(value)}/>" for key, value in tags
             )
             self._suite.append("      </properties>")
-        if fails:
-            kind = "warning" if v.status is Status.OK else v.status.value
-            reason = v.illegal.reason if v.illegal else kind
+        if faults:
+            # One failure, of the first fault (the status's, else the first warning); the body has them all.
+            kind, _, reason = faults[0].rule.partition("/")
+            reason = reason or kind
             body = "\n".join([text_line(v), *warning_lines(v)])
             self._suite.append(
                 f"      <failure type={_xml_attr(kind)} message={_xml_attr(reason)}>{_xml_text(body)}</failure>"
