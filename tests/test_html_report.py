@@ -147,10 +147,10 @@ def test_the_boards_stop_at_the_cap(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert f"{failing - 3} more failing games are in the table below, without a board" in page
 
 
-def test_output_is_only_for_html(at_the_root: None) -> None:
+def test_output_is_only_for_the_document_formats(at_the_root: None) -> None:
     result = run("check", "records/games", "-o", "x.html")
     assert result.exit_code == 2
-    assert "--output is for --format html" in result.stderr
+    assert "--output is for the document formats; text goes to stdout" in result.stderr
 
 
 # --- in a browser ---------------------------------------------------------------

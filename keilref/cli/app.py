@@ -163,9 +163,6 @@ TurnOption = Annotated[
     Optional[int], typer.Option("--turn", min=0, metavar="N", help="Position after this turn (default: the end).")
 ]
 
-CHECK_FORMATS = (*report.FORMATS, "html")
-"""``check``'s formats: the streamed ones, and the HTML report written at the end."""
-
 JobsOption = Annotated[
     Optional[int],
     typer.Option(

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from keilref.formats.findings import Finding, Level, findings
 from keilref.escaping import shown_name
+from keilref.formats import WriterOptions
 from keilref.referee.verdict import Verdict
 
 ANNOTATION_LIMIT = 10
@@ -53,18 +54,11 @@ def _gh_prop(text: str) -> str:
 class GitHubWriter:
     """Annotations on stdout, and the summary table when failures outnumber annotations."""
 
-    def __init__(
-        self,
-        write: Callable[[str], object],
-        *,
-        strict: bool = False,
-        summary_path: str | None = None,
-        warn: Callable[[str], object] | None = None,
-    ) -> None:
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
         self._write = write
-        self._warn = warn
-        self._strict = strict
-        self._summary_path = summary_path
+        self._warn = options.warn
+        self._strict = options.strict
+        self._summary_path = options.summary_path
         self._errors = 0
         self._held = tempfile.SpooledTemporaryFile(max_size=4 << 20, mode="w+", encoding="utf-8")
         self._rows = tempfile.SpooledTemporaryFile(max_size=4 << 20, mode="w+", encoding="utf-8")

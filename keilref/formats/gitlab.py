@@ -15,6 +15,7 @@ from typing import Any
 
 from keilref.escaping import shown_name
 from keilref.formats.findings import Finding, Level, findings
+from keilref.formats import WriterOptions
 from keilref.referee.verdict import Verdict
 
 SEVERITIES = ("info", "minor", "major", "critical", "blocker")
@@ -41,9 +42,9 @@ def issue(f: Finding) -> dict[str, Any]:
 class GitLabWriter:
     """The Code Quality report, streamed as a JSON array, one issue per line."""
 
-    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
         self._write = write
-        self._strict = strict
+        self._strict = options.strict
         self._issues = 0
         self._write("[")
 
@@ -61,7 +62,7 @@ class GitLabWriter:
 def code_quality(verdicts: Iterable[Verdict], *, strict: bool = False) -> list[dict[str, Any]]:
     """The whole report as a JSON value (see :class:`GitLabWriter`)."""
     parts: list[str] = []
-    writer = GitLabWriter(parts.append, strict=strict)
+    writer = GitLabWriter(parts.append, WriterOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

@@ -24,9 +24,9 @@ import os
 import json
 import tempfile
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from keilref.formats import svg, wording
 from keilref.records.sources import STDIN
@@ -39,6 +39,7 @@ from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule, find_rules
 from keilref.referee.settings import GameSetup, read_setup
 from keilref.referee.replay import replay
+from keilref.formats import WriterOptions
 from keilref.referee.verdict import Fault, Status, Verdict
 
 FAILING_DETAIL_CAP = 200
@@ -89,6 +90,27 @@ def _message(v: Verdict) -> str:
     return f"{text}; {v.detail}" if v.detail else text
 
 
+class _Writes:
+    """A ``write`` callable as the file-like object :meth:`HtmlReport.write` writes to."""
+
+    def __init__(self, write: Callable[[str], object]) -> None:
+        self.write = write
+
+
+class HtmlWriter:
+    """The report as a document format like the others: the verdicts, then the page at the end."""
+
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
+        self._write = write
+        self._page = HtmlReport(rules=options.rules, strict=options.strict)
+
+    def add(self, v: Verdict) -> None:
+        self._page.add(v)
+
+    def close(self) -> None:
+        self._page.write(_Writes(self._write))
+
+
 def _fault_message(v: Verdict, fault: Fault) -> str:
     if fault.rule == "warning":
         return f"{fault.line}:{fault.column}: warning: {fault.message}"
@@ -113,6 +135,10 @@ def _players(v: Verdict) -> str:
 
 def _status_cell(status: Status) -> str:
     return f'<span class="status s-{status.value}">{_STATUS_SIGN[status]} {status.value}</span>'
+
+
+class _Out(Protocol):
+    def write(self, text: str, /) -> object: ...
 
 
 class HtmlReport:
@@ -160,7 +186,7 @@ class HtmlReport:
             f"<td>{_esc(_players(v))}</td><td>{_status_cell(v.status)}</td>{result_cells}</tr>\n"
         )
 
-    def write(self, out: IO[str]) -> None:
+    def write(self, out: _Out) -> None:
         """The whole page: summary, failing games, the table, then the viewers of the others."""
         details = self._details()
         layouts: dict[str, Any] = {}
@@ -207,23 +233,6 @@ class HtmlReport:
         safe = data.replace("</", "<\\/")
         out.write(f'<script type="application/json" id="keilref-data">{safe}</script>\n')
         out.write(f"<script>{_SCRIPT}</script>\n</main>\n</body>\n</html>\n")
-
-    def write_file(self, path: str | os.PathLike[str]) -> None:
-        """Write the page to ``path`` through a temporary file beside it: never half a report."""
-        target = os.fspath(path)
-        fd, tmp = tempfile.mkstemp(prefix=".keilref-", suffix=".html", dir=os.path.dirname(target) or ".")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                self.write(out)
-            # mkstemp makes the file private; a report is as readable as any file the user writes.
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
 
     def _summary(self) -> str:
         total = sum(self._counts.values())

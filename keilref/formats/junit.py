@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from keilref.escaping import one_line, shown_name
 from keilref.formats.text import text_line, warning_lines
+from keilref.formats import WriterOptions
 from keilref.referee.verdict import Status, Verdict
 
 
@@ -27,9 +28,9 @@ class JUnitWriter:
     written once everything is counted: memory stays flat on any archive.
     """
 
-    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
         self._write = write
-        self._strict = strict
+        self._strict = options.strict
         self._body = tempfile.SpooledTemporaryFile(max_size=16 << 20, mode="w+", encoding="utf-8")
         self._suite: list[str] = []
         self._suite_spool: IO[str] | None = None
@@ -111,7 +112,7 @@ class JUnitWriter:
 def junit_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:
     """The whole JUnit document as a string (see :class:`JUnitWriter`)."""
     parts: list[str] = []
-    writer = JUnitWriter(parts.append, strict=strict)
+    writer = JUnitWriter(parts.append, WriterOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

@@ -18,6 +18,7 @@ from urllib.parse import quote
 
 import keilref
 from keilref.formats.findings import RULE_INDEX, RULES, Finding, Level, findings
+from keilref.formats import WriterOptions
 from keilref.referee.verdict import Verdict
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -82,9 +83,9 @@ def result(f: Finding) -> dict[str, Any]:
 class SarifWriter:
     """A SARIF log, streamed: the run's head, then results as games come, then the tail."""
 
-    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
         self._write = write
-        self._strict = strict
+        self._strict = options.strict
         self._results = 0
         head = {"$schema": SCHEMA_URI, "version": "2.1.0"}
         run = {"tool": _tool(), "columnKind": "unicodeCodePoints"}
@@ -107,7 +108,7 @@ class SarifWriter:
 def sarif_log(verdicts: Iterable[Verdict], *, strict: bool = False) -> dict[str, Any]:
     """The whole SARIF log as a JSON value (see :class:`SarifWriter`)."""
     parts: list[str] = []
-    writer = SarifWriter(parts.append, strict=strict)
+    writer = SarifWriter(parts.append, WriterOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

@@ -16,9 +16,6 @@ from keilref.escaping import one_line, shown_name
 from keilref.referee.verdict import Status, Verdict
 from keilref.formats.wording import verdict_message
 
-FORMATS = ("text", "jsonl", "junit", "github", "sarif", "gitlab")
-
-
 def text_line(v: Verdict) -> str:
     """One line per game, starting ``FILE:LINE:COLUMN:`` at the fault, as compilers do.
 
