@@ -20,7 +20,7 @@ import pytest
 
 from cli_support import ROOT, run
 from keilref import Color
-from keilref.formats import html
+from keilref.formats import html, wording
 from keilref.errors import RecordError
 from keilref.engine.game import new_game
 from keilref.records.parser import parse_record
@@ -178,7 +178,8 @@ def test_every_failing_game_is_listed_with_its_board(faults_report: tuple[Path, 
         if isinstance(illegal, dict):
             on_board = illegal["reason"] != "off-board" and illegal["point"] not in ("pass", "button")
             assert count(figure, "illegal") == (1 if on_board else 0), v["file"]
-            assert f"turn {illegal['turn']} {illegal['point']} is illegal: {illegal['reason']}" in figure
+            named = wording.illegal_turn(illegal["turn"], illegal["point"], illegal["reason"], illegal.get("repeats_turn"))
+            assert f"illegal: {named}" in figure
         # The viewer was drawn by the script, at the last legal position
         # (one step further where groups were removed by agreement).
         turns = v["turns"]

@@ -37,30 +37,11 @@ class Rule:
     description: str
 
 
-_STATUS_RULES = {
-    Status.MISMATCH: "The declared result disagrees with the game.",
-    Status.ERROR: "The record cannot be read: a syntax error or a tag the rules do not allow.",
-    Status.UNFINISHED: "The game did not end and no result is claimed (a failure with --strict).",
-}
-
-_REASON_TEXT = {
-    Reason.OFF_BOARD: "the point is not on the board",
-    Reason.OCCUPIED: "the point already holds a stone",
-    Reason.SUICIDE: "after captures, the placed stone's group has no liberty",
-    Reason.SUPERKO: "the position repeats one left by an earlier turn of the same player",
-    Reason.PASS_BEFORE_BUTTON: "a pass while the button is still available",
-    Reason.BUTTON_TAKEN: "the button was already taken, or is not in play",
-    Reason.GAME_OVER: "the game had already ended",
-    Reason.PAWN_SURROUNDS: "a pawn placement that changes the number of surrounded groups (Yugo)",
-    Reason.KING_CAPTURES_NOTHING: "a king placement that surrounds no new enemy group (Yugo)",
-    Reason.TRIANGLE: "a placement making a triangle pattern the restriction forbids (Dehil)",
-}
-
 RULES: tuple[Rule, ...] = (
-    *(Rule(f"illegal/{r.value}", f"An illegal turn: {_REASON_TEXT[r]}.") for r in Reason),
-    *(Rule(s.value, text) for s, text in _STATUS_RULES.items()),
+    *(Rule(f"illegal/{r.value}", f"An illegal turn: {wording.REASONS[r]}.") for r in Reason),
+    *(Rule(s.value, wording.STATUSES[s]) for s in (Status.MISMATCH, Status.ERROR, Status.UNFINISHED)),
     # Last, so that the indexes of the rules before it stay what they were.
-    Rule("warning", "A warning about the record: a tag misspelt, missing or out of place (a failure with --strict)."),
+    Rule("warning", wording.WARNING_RULE),
 )
 """Every rule a finding can name, in a fixed order (SARIF refers to them by index)."""
 

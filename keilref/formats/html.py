@@ -82,12 +82,8 @@ def _message(v: Verdict) -> str:
         return f"{v.error.line}:{v.error.column}: {v.error.message}"
     if v.illegal is not None:
         t = v.illegal
-        text = f"turn {t.turn} {t.point}: {t.reason} at {t.line}:{t.column}"
-        if t.repeats_turn is not None:
-            text += f" (repeats turn {t.repeats_turn})"
-        return text
-    text = f"computed {v.computed or '-'}, declared {v.declared or '-'}"
-    return f"{text}; {v.detail}" if v.detail else text
+        return f"{t.line}:{t.column}: {wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)}"
+    return wording.verdict_message(v)
 
 
 class _Writes:
@@ -322,7 +318,7 @@ def _fault_board(record: Record, v: Verdict, rules: str | None) -> str | None:
     if v.status is Status.MISMATCH or v.status is Status.UNFINISHED:
         rep = replay(record, rules=rules)
         counted = rep.game.score()
-        note = f"computed {v.computed or '-'}, declared {v.declared or '-'}"
+        note = wording.results(v)
         return svg.board(
             rep.game,
             territory=True,
@@ -338,7 +334,7 @@ def _fault_board(record: Record, v: Verdict, rules: str | None) -> str | None:
         if v.turns >= len(record.turns):
             return svg.board(game, size=480)
         token = record.turns[v.turns].text
-        return svg.board(game, size=480, notes=[f"turn {v.turns + 1} {token}: not a turn here"])
+        return svg.board(game, size=480, notes=[f"{wording.turn_name(v.turns + 1, token)}: not a turn here"])
     return None
 
 
