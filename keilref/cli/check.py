@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from keilref.referee.batches import check_sources
-from keilref.records.sources import STDIN, PathError, expand_paths
+from keilref.records.sources import STDIN, PathError, expand_paths, forget_stdin, keep_stdin
 from keilref.cli.terminal import Interrupts
 from keilref.escaping import shown_name
 from keilref.formats import FORMATS
@@ -100,55 +100,60 @@ def check(
     sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
-    workers = _workers(jobs)
-    cluster = _cluster(scheduler)
-    target = None if output is None else _Target(output)
-    printer = VerdictPrinter(
-        (lambda text: typer.echo(text, nl=False)) if target is None else target.write,
-        format,
-        strict=strict,
-        quiet=quiet,
-        summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
-        warn=lambda message: typer.echo(f"keilref: {message}", err=True),
-        rules=rules,
-    )
-    interrupted = False
+    if chosen.rereads and any(s.name == STDIN for s in sources):
+        keep_stdin()
     try:
-        # A report to a file leaves the terminal free for a progress bar.
-        with Interrupts() as interrupts, progress_bar(sources, streaming=target is None) as advance:
-            if cluster is None and chosen.kind == "line":
-                # Each verdict printed in the worker that judged it (the same lines).
-                for item in printed_checks(sources, format, strict=strict, rules=rules, jobs=workers, on_progress=advance):
-                    with interrupts.atomic():
-                        printer.add_printed(item)
-            else:
-                if cluster is None:
-                    verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
+        workers = _workers(jobs)
+        cluster = _cluster(scheduler)
+        target = None if output is None else _Target(output)
+        printer = VerdictPrinter(
+            (lambda text: typer.echo(text, nl=False)) if target is None else target.write,
+            format,
+            strict=strict,
+            quiet=quiet,
+            summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
+            warn=lambda message: typer.echo(f"keilref: {message}", err=True),
+            rules=rules,
+        )
+        interrupted = False
+        try:
+            # A report to a file leaves the terminal free for a progress bar.
+            with Interrupts() as interrupts, progress_bar(sources, streaming=target is None) as advance:
+                if cluster is None and chosen.kind == "line":
+                    # Each verdict printed in the worker that judged it (the same lines).
+                    for item in printed_checks(sources, format, strict=strict, rules=rules, jobs=workers, on_progress=advance):
+                        with interrupts.atomic():
+                            printer.add_printed(item)
                 else:
-                    verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
-                for v in verdicts:
-                    with interrupts.atomic():  # a verdict is counted and printed together
-                        printer.add(v)
-    except KeyboardInterrupt:
-        interrupted = True
-    except Exception as e:
-        if cluster is None or not isinstance(e, cluster.ClusterError):
-            raise
-        fail(str(e))
-    if interrupted and target is not None:
-        # The file is left as it was rather than half a report: the summary says how far the check got.
-        summary = printer.summary(interrupted=True)
-    else:
-        summary = printer.close(interrupted=interrupted)
-        if target is not None:
-            target.commit()
-    if interrupted and format != "text":
-        typer.echo(f"keilref: {summary}", err=True)
-    if interrupted:
-        raise typer.Exit(EXIT_INTERRUPTED)
-    if missing:
-        raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FAILED if printer.failed else EXIT_OK)
+                    if cluster is None:
+                        verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
+                    else:
+                        verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
+                    for v in verdicts:
+                        with interrupts.atomic():  # a verdict is counted and printed together
+                            printer.add(v)
+        except KeyboardInterrupt:
+            interrupted = True
+        except Exception as e:
+            if cluster is None or not isinstance(e, cluster.ClusterError):
+                raise
+            fail(str(e))
+        if interrupted and target is not None:
+            # The file is left as it was rather than half a report: the summary says how far the check got.
+            summary = printer.summary(interrupted=True)
+        else:
+            summary = printer.close(interrupted=interrupted)
+            if target is not None:
+                target.commit()
+        if interrupted and format != "text":
+            typer.echo(f"keilref: {summary}", err=True)
+        if interrupted:
+            raise typer.Exit(EXIT_INTERRUPTED)
+        if missing:
+            raise typer.Exit(EXIT_USAGE)
+        raise typer.Exit(EXIT_FAILED if printer.failed else EXIT_OK)
+    finally:
+        forget_stdin()  # what keep_stdin kept, however the check ended
 
 
 class _Target:

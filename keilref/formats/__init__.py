@@ -51,6 +51,9 @@ class OutputFormat:
     """``module:Class`` of a document format's writer, imported only when the
     format is chosen (a plain check loads no XML machinery)."""
     help: str = ""
+    rereads: bool = False
+    """Whether its writer reads the games again after the check (the HTML
+    report's boards): standard input is then kept for it."""
 
     def make_writer(self, write: Callable[[str], object], options: WriterOptions) -> DocumentWriter:
         """The writer of a document format, its module imported now."""
@@ -71,7 +74,9 @@ FORMATS: dict[str, OutputFormat] = {
         OutputFormat("github", "document", ".txt", False, "keilref.formats.github:GitHubWriter", "GitHub annotations"),
         OutputFormat("sarif", "document", ".sarif", False, "keilref.formats.sarif:SarifWriter", "SARIF 2.1.0"),
         OutputFormat("gitlab", "document", ".json", False, "keilref.formats.gitlab:GitLabWriter", "GitLab Code Quality"),
-        OutputFormat("html", "document", ".html", True, "keilref.formats.html:HtmlWriter", "a self-contained page"),
+        OutputFormat(
+            "html", "document", ".html", True, "keilref.formats.html:HtmlWriter", "a self-contained page", rereads=True
+        ),
         OutputFormat(
             "checkstyle", "document", ".xml", False, "keilref.formats.checkstyle:CheckstyleWriter", "Checkstyle XML"
         ),

@@ -10,10 +10,10 @@ Memory and size stay bounded on a big archive: the table rows are spooled
 (in memory, then on disk), and boards and viewers are made for the first
 :data:`FAILING_DETAIL_CAP` failing games and the first
 :data:`OTHER_VIEWER_CAP` other games only; the page says when it left some
-out. Those games are read a second time, after the check, so the verdicts
-themselves come from the same code (and processes) as every other format.
-Standard input cannot be read twice: its games are in the table, without
-boards.
+out. Those games are read a second time, after the check, through the
+same sources (decompressed; standard input from the copy the check kept of
+it), so the verdicts themselves come from the same code (and processes) as
+every other format.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
 from keilref.formats import svg, wording
-from keilref.records.sources import STDIN
+from keilref.records.sources import STDIN, Source, stdin_kept
 from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
@@ -167,8 +167,8 @@ class HtmlReport:
         else:
             self._other_seen += 1
             wanted = self._other_seen <= OTHER_VIEWER_CAP
-        if v.file == STDIN:
-            wanted = False
+        if v.file == STDIN and not stdin_kept():
+            wanted = False  # read as it came, it cannot be read again
         if wanted:
             self._wanted.append(_Wanted(row, v, faults))
         link = f'<a href="#game={row}">{row}</a>' if wanted else str(row)
@@ -206,7 +206,7 @@ class HtmlReport:
             out.write(
                 f'<p class="note">{left} more failing game{"s" if left != 1 else ""} '
                 f"{'are' if left != 1 else 'is'} in the table below, without a board "
-                f"(boards stop after {FAILING_DETAIL_CAP}, or the games came from standard input).</p>\n"
+                f"(boards stop after {FAILING_DETAIL_CAP}).</p>\n"
             )
         out.write('<h2 id="games">Every game</h2>\n<div class="table-wrap"><table class="games">\n')
         out.write(
@@ -252,21 +252,29 @@ class HtmlReport:
         for file, rows in by_file.items():
             last = max(rows)
             # Cut the file as the check did, and parse only the games wanted: cutting is cheap.
+            # Read as the check read it: decompressed, and standard input from the copy kept of it.
+            source = Source(file)
             try:
-                with open(file, "rb") as stream:
-                    index = 0
-                    for piece in split_source(stream, file):
-                        if not piece.counts:
-                            continue
-                        index += 1
-                        if index in rows:
-                            item = read_piece(piece, file)
-                            if item is not None:
-                                found[rows[index]] = item
-                        if index >= last:
-                            break
+                stream = source.open()
             except OSError:
                 continue  # changed or gone since the check: those games go without boards
+            try:
+                index = 0
+                for piece in split_source(stream, file):
+                    if not piece.counts:
+                        continue
+                    index += 1
+                    if index in rows:
+                        item = read_piece(piece, file)
+                        if item is not None:
+                            found[rows[index]] = item
+                    if index >= last:
+                        break
+            except OSError:
+                continue
+            finally:
+                if file != STDIN:
+                    stream.close()
         return found
 
     def _section(
