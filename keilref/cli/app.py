@@ -18,7 +18,6 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer._click import Command, Context
 from typer.core import TyperArgument, TyperGroup
 
-from keilref.formats import text as report
 from keilref.referee.batches import MAX_JOBS, bounded_jobs
 from keilref.records.sources import Source
 from keilref.cli.terminal import ChoiceError, choose, excerpt

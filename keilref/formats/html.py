@@ -18,9 +18,7 @@ every other format.
 
 from __future__ import annotations
 
-import contextlib
 import html
-import os
 import json
 import tempfile
 from collections import Counter

@@ -7,9 +7,8 @@ snapshot and a CI log.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 
 from keilref.values import Color, Score, format_number
 from keilref.escaping import one_line, shown_name
