@@ -194,3 +194,23 @@ def test_a_game_that_fails_only_for_a_warning_fails_in_every_format(tmp_path: Pa
     assert parse(fmt, lenient.stdout)[0] == {}
     if fmt == "html":
         assert "1 game failed" in strict.stdout
+
+
+def test_the_faults_of_a_game_are_its_status_then_each_warning_where_it_is() -> None:
+    from keilref import check_text
+
+    verdicts = check_text(MIXED, filename="mixed.keil")
+    assert [v.status.value for v in verdicts] == ["ok", "ok", "unfinished", "unfinished", "mismatch"]
+    assert [v.faults() for v in verdicts[:4]] == [(), (), (), ()]
+    strict = [tuple((f.rule, f.line, f.column) for f in v.faults(strict=True)) for v in verdicts]
+    komi_typo = MIXED.splitlines().index('[komi "3"]') + 1  # the warning points at the tag
+    assert strict[0] == ()
+    assert strict[1] == (("warning", komi_typo, 1),)
+    assert strict[2] == (("unfinished", verdicts[2].line, 1), ("warning", verdicts[2].line, 1))
+    assert strict[3] == (("unfinished", verdicts[3].line, 1),)
+    assert [rule for rule, *_ in strict[4]] == ["mismatch", "warning"]
+    assert verdicts[4].faults()[0].message == "wrong winner"
+    assert [v.fails(strict=s) for s in (False, True) for v in verdicts] == [
+        *(False, False, False, False, True),
+        *(False, True, True, True, True),
+    ]
