@@ -115,7 +115,8 @@ def test_no_command_prints_a_line_a_ci_runner_would_run(hostile: list[str]) -> N
         if "github" not in args:
             assert not runner_lines(out), (args, runner_lines(out))
             continue
-        # Only the annotations keilref means: one per game that needs attention, each exactly so.
+        # Only the annotations keilref means: one per fault of a game that needs attention
+        # (a note for an unfinished one), each exactly so.
         shown = {shown_name(name) for name in hostile}
         annotations = runner_lines(out)
         assert annotations == out.splitlines()
