@@ -25,6 +25,25 @@ def not_a_turn(move: object) -> TypeError:
     return wrong_type("a turn", move, "a str such as 'g7', 'pass' or 'button'")
 
 
+def turn_name(turn: int, token: str) -> str:
+    """A turn as the record numbers it, then as the referee counts it:
+    ``move 16 (Black) e2, turn 31``. Black plays the odd turns.
+
+    Defined here, the lowest level that says it (an illegal move's message),
+    and read by every other place through :mod:`keilref.formats.wording`.
+    """
+    colour = "Black" if turn % 2 == 1 else "White"
+    return f"move {(turn + 1) // 2} ({colour}) {token}, turn {turn}"
+
+
+def illegal_turn(turn: int, token: str, reason: str, repeats_turn: int | None = None) -> str:
+    """``move 16 (Black) e2, turn 31: superko (repeats turn 29)``."""
+    text = f"{turn_name(turn, token)}: {reason}"
+    if repeats_turn is not None:
+        text += f" (repeats turn {repeats_turn})"
+    return text
+
+
 class KeilrefError(Exception):
     """Base class of every error keilref raises on purpose."""
 
@@ -64,10 +83,7 @@ class IllegalMoveError(KeilrefError, ValueError):
         self.turn = turn
         self.repeats_turn = repeats_turn
         self._args = (move, reason, turn, repeats_turn)
-        detail = f"illegal turn {turn} ({move}): {reason.value}"
-        if repeats_turn is not None:
-            detail += f", repeats the position after turn {repeats_turn}"
-        super().__init__(detail)
+        super().__init__(illegal_turn(turn, move, reason.value, repeats_turn))
 
     def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[object, ...]]:
         # Errors cross process boundaries in parallel checking.

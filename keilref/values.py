@@ -37,28 +37,19 @@ class Color(enum.IntEnum):
 
 
 class Reason(enum.Enum):
-    """Why a turn is illegal. The values are the words of the verdict schema."""
+    """Why a turn is illegal. The values are the words of the verdict schema;
+    :data:`keilref.formats.wording.REASONS` says each in a sentence."""
 
     OFF_BOARD = "off-board"
-    """The point is not on the board."""
     OCCUPIED = "occupied"
-    """The point already holds a stone."""
     SUICIDE = "suicide"
-    """After captures, the placed stone's group has no liberty."""
     SUPERKO = "superko"
-    """The position repeats one left by an earlier turn of the same player."""
     PASS_BEFORE_BUTTON = "pass-before-button"
-    """A pass while the button is still available."""
     BUTTON_TAKEN = "button-taken"
-    """The button was already taken (or is not in play at all)."""
     GAME_OVER = "game-over"
-    """The game already ended with two passes in succession."""
     PAWN_SURROUNDS = "pawn-surrounds"
-    """Yugo: a pawn placement that changes the number of surrounded groups."""
     KING_CAPTURES_NOTHING = "king-captures-nothing"
-    """Yugo: a king placement that surrounds no new enemy group."""
     TRIANGLE = "triangle"
-    """Dehil: a placement creating a triangle pattern the restriction forbids."""
 
 
 def format_number(value: float) -> str:

@@ -8,11 +8,14 @@ vendored unchanged so the test runs offline.
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+
+import keilref
 
 from cli_support import ROOT, run
 from keilref.referee.batches import check_sources
@@ -209,3 +212,54 @@ def test_github_with_an_unwritable_summary_warns_in_one_line(
     assert r.stderr.splitlines() == [
         f"keilref: cannot write the job summary to {tmp_path / 'no-such-dir' / 'summary.md'}: No such file or directory"
     ]
+
+
+# --- Checkstyle -------------------------------------------------------------------
+
+
+def _checkstyle_schema() -> Any:
+    xmlschema = pytest.importorskip("xmlschema")
+    return xmlschema.XMLSchema(str(Path(__file__).parent / "checkstyle.xsd"))
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_checkstyle_is_valid_and_has_the_faults_sarif_has(at_the_root: None, strict: bool) -> None:
+    flags = ["--strict"] if strict else []
+    result = run("check", "--format", "checkstyle", *flags, "records/faults", "records/games")
+    assert result.exit_code == 1
+    _checkstyle_schema().validate(result.stdout)
+    root = ET.fromstring(result.stdout)
+    assert root.tag == "checkstyle" and root.get("version") == keilref.__version__
+    got = [
+        (file.get("name"), int(e.get("line", "")), int(e.get("column", "")), e.get("source"), e.get("message"))
+        for file in root
+        for e in file
+    ]
+    sarif = json.loads(run("check", "--format", "sarif", *flags, "records/faults", "records/games").stdout)
+    want = [
+        (
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+            r["locations"][0]["physicalLocation"]["region"]["startColumn"],
+            "keilref." + r["ruleId"],
+            r["message"]["text"],
+        )
+        for r in sarif["runs"][0]["results"]
+    ]
+    assert got == want and len(got) > 20
+    severities = {e.get("source"): e.get("severity") for file in root for e in file}
+    assert severities["keilref.illegal/superko"] == "error"
+    assert (severities.get("keilref.unfinished") == "warning") is strict
+
+
+def test_checkstyle_of_a_clean_archive_has_no_file(at_the_root: None) -> None:
+    result = run("check", "--format", "checkstyle", "records/games/size5-keil-corner-ko.keil")
+    assert result.exit_code == 0
+    _checkstyle_schema().validate(result.stdout)
+    assert list(ET.fromstring(result.stdout)) == []
+
+
+def test_the_schema_refuses_what_warnings_ng_could_not_read() -> None:
+    schema = _checkstyle_schema()
+    assert not schema.is_valid('<checkstyle><file name="a"><error line="1" severity="fatal" message="m" source="s"/></file></checkstyle>')
+    assert not schema.is_valid('<checkstyle><file><error line="1" severity="error" message="m" source="s"/></file></checkstyle>')

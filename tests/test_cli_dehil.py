@@ -361,7 +361,7 @@ def test_show_of_an_illegal_fault_shows_the_position_before_it() -> None:
     result = run("show", f"{FAULTS}/illegal-triangle-two-edge-stones.keil")
     assert result.exit_code == 1
     assert "after turn 6 of 7" in result.stdout
-    assert "move 4 (Black) b2, turn 7 is illegal (triangle)" in result.stderr
+    assert "game 1: illegal: move 4 (Black) b2, turn 7: triangle; showing the position before it" in result.stderr
     assert count_glyphs(result.stdout, "X") == 3 and count_glyphs(result.stdout, "O") == 3
 
 

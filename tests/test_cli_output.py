@@ -167,7 +167,7 @@ def test_score_of_an_illegal_record_shows_the_line_and_a_caret() -> None:
     assert result.exit_code == EXIT_FAILED
     assert result.stdout.splitlines()[0] == f"{SUPERKO} game 1: rules keil, size 5, komi 3, after turn 30 of 31"
     assert result.stderr.splitlines() == [
-        f"keilref: {SUPERKO}:8:79: game 1: move 16 (Black) e2, turn 31 is illegal (superko);"
+        f"keilref: {SUPERKO}:8:79: game 1: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29);"
         " showing the position before it",
         "    10. d4 b2 11. b3 a2 12. c3 h9 13. f9 g9 14. e8 h8 15. e2 e1 {captures e2} 16. e2",
         "    " + " " * 78 + "^",
@@ -271,11 +271,11 @@ def test_option_values_ignore_case(args: list[str], first: str) -> None:
     [
         (
             ["check", "--format", "json", KO],
-            "keilref: --format: unknown value 'json' (expected text, jsonl, junit, github, sarif, gitlab, html); did you mean 'jsonl'?",
+            "keilref: --format: unknown value 'json' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle); did you mean 'jsonl'?",
         ),
         (["check", "--rules", "kiel", KO], "keilref: --rules: unknown value 'kiel' (expected dehil, keil, keil-2019, yugo); did you mean 'keil'?"),
         (["show", "--rules", "yogu", KO], "keilref: --rules: unknown value 'yogu' (expected dehil, keil, keil-2019, yugo); did you mean 'yugo'?"),
-        (["check", "--format", "xml", KO], "keilref: --format: unknown value 'xml' (expected text, jsonl, junit, github, sarif, gitlab, html); did you mean 'html'?"),
+        (["check", "--format", "xml", KO], "keilref: --format: unknown value 'xml' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle); did you mean 'html'?"),
     ],
 )
 def test_an_unknown_option_value_suggests_the_nearest(args: list[str], message: str) -> None:

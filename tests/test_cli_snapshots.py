@@ -418,4 +418,4 @@ def test_show_of_an_illegal_record_shows_the_position_before_the_fault() -> None
     # The legal part is shown, but the record is faulty: exit 1, as check would.
     assert result.exit_code == 1
     assert "after turn 30 of 31" in result.stdout
-    assert "move 16 (Black) e2, turn 31 is illegal (superko)" in result.stderr
+    assert "game 1: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in result.stderr

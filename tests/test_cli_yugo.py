@@ -275,7 +275,8 @@ def test_show_unicode_kings(snapshot_txt: SnapshotAssertion) -> None:
     # The same picture as the ASCII one, glyph for glyph.
     ascii_out = run("show", KINGS).stdout
     assert out.translate(str.maketrans("●○·♚♔", "XO.KQ")) == ascii_out
-    assert "game over" in out
+    # Stopped at two passes where the record ends, not over: as the board's caption and repr(game) say.
+    assert "play stopped; Black may resume" in out and "game over" not in out
     assert out == snapshot_txt
 
 
@@ -313,8 +314,8 @@ def test_show_of_an_illegal_yugo_record_shows_the_position_before_the_fault() ->
     assert result.exit_code == 1
     assert "after turn 30 of 31" in result.stdout
     assert result.stderr.splitlines() == [
-        f"keilref: {FAULTS}/illegal-pawn-surrounds.keil:8:77: game 1: move 16 (Black) b8, turn 31 is illegal"
-        " (pawn-surrounds); showing the position before it",
+        f"keilref: {FAULTS}/illegal-pawn-surrounds.keil:8:77: game 1: illegal: move 16 (Black) b8, turn 31:"
+        " pawn-surrounds; showing the position before it",
         "    10. button c7 11. c6 b7 12. d7 pass 13. b6 pass 14. c8 pass 15. a7 pass 16. b8",
         "    " + " " * 76 + "^",
     ]
@@ -366,4 +367,18 @@ def test_legal_at_the_first_double_pass_lists_the_turns_that_resume_play() -> No
     # Play may resume with any placement, or end for good with... a pass that resumes.
     assert "other: pass" in result.stdout
     shown = run("show", "--turn", "20", RESUMED).stdout
-    assert "play stopped at two passes; Black may resume it" in shown
+    assert "play stopped; Black may resume" in shown
+
+
+def test_a_game_stopped_at_two_passes_is_worded_alike_by_show_the_caption_and_repr() -> None:
+    from keilref.formats import svg
+    from keilref.records.parser import parse_record
+    from keilref.referee.replay import replay
+
+    path = f"{GAMES}/size9-stopped-no-removal.keil"
+    game = replay(parse_record(Path(path).read_text(encoding="utf-8"))).game
+    assert game.is_over and not game.is_final
+    shown = run("show", path).stdout.splitlines()[-1]
+    caption = re.findall(r"<text [^>]*>([^<]*)</text>", svg.board(game))[-1]
+    assert shown == caption == "play stopped; White may resume"
+    assert repr(game).endswith("; White may resume>") and "over" not in repr(game)

@@ -115,7 +115,8 @@ def test_no_command_prints_a_line_a_ci_runner_would_run(hostile: list[str]) -> N
         if "github" not in args:
             assert not runner_lines(out), (args, runner_lines(out))
             continue
-        # Only the annotations keilref means: one per game that needs attention, each exactly so.
+        # Only the annotations keilref means: one per fault of a game that needs attention
+        # (a note for an unfinished one), each exactly so.
         shown = {shown_name(name) for name in hostile}
         annotations = runner_lines(out)
         assert annotations == out.splitlines()
@@ -125,8 +126,9 @@ def test_no_command_prints_a_line_a_ci_runner_would_run(hostile: list[str]) -> N
             assert _gh_unescape(m["file"]) in shown, line
             assert "\r" not in m["data"] and "\n" not in m["data"]
         failing += len(annotations)
-    # Plain and strict: the 7 illegal games, the error and the illegal turn; unfinished and warned notes.
-    assert failing == 2 * (len(NAMES) + 2) + 2 + 2
+    # Plain and strict: the 7 illegal games, the error and the illegal turn; unfinished and warned notes;
+    # and with --strict, one more for each of the warned game's 3 warnings (one annotation per fault).
+    assert failing == 2 * (len(NAMES) + 2) + 2 + 2 + 3
 
 
 def test_a_name_at_the_start_of_a_line_never_starts_it_with_a_colon(hostile: list[str]) -> None:
@@ -160,7 +162,7 @@ def test_an_excerpt_that_would_run_is_escaped_with_the_caret_kept_under_its_char
     assert run("show", "second.keil").stderr.splitlines()[1:] == ["      \\x3a:x", "      ^"]
     Path("third.keil").write_text('[Size "3"]\n\n1. c5 {\n::x} c5 *\n', encoding="utf-8")
     (head, *excerpt) = run("show", "third.keil").stderr.splitlines()
-    assert head.startswith("keilref: third.keil:4:6: game 1: move 1 (White) c5, turn 2 is illegal"), head
+    assert head.startswith("keilref: third.keil:4:6: game 1: illegal: move 1 (White) c5, turn 2: occupied"), head
     assert excerpt == ["    \\x3a:x} c5 *", "            ^"]
 
 
@@ -270,7 +272,7 @@ def test_a_name_that_is_not_utf8_is_escaped_by_every_command(
     assert shown in out
     assert "Traceback" not in err
     if args[0] in ("show", "score", "legal"):
-        assert err.startswith("keilref: caf\\xe9.keil:7:7: game 1: move 1 (White) c5, turn 2 is illegal")
+        assert err.startswith("keilref: caf\\xe9.keil:7:7: game 1: illegal: move 1 (White) c5, turn 2: occupied")
     if args[0] == "filter":
         assert err.startswith("keilref: caf\\xe9.keil:1 (game 1): duplicate of caf\\xe9.keil:1 (game 1)\n")
 

@@ -8,6 +8,7 @@ it) a missing browser is a failure.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -18,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from cli_support import ROOT, run
+from cli_support import ROOT, run, runner
+from keilref.cli import app
+from keilref.formats import FORMATS
 from keilref import Color
-from keilref.formats import html
+from keilref.formats import html, wording
 from keilref.errors import RecordError
 from keilref.engine.game import new_game
 from keilref.records.parser import parse_record
@@ -129,7 +132,7 @@ def test_the_summary_and_table_count_every_status(faults_report: tuple[Path, lis
     for status in ("ok", "unfinished", "mismatch", "illegal", "error"):
         n = sum(1 for v in verdicts if v["status"] == status)
         assert re.search(rf'class="status s-{status}">[^<]* {status}</span></td><td>{n}</td>', page), status
-    rows = re.findall(r'<tr id="row-(\d+)" class="(\w+)">(.*?)</tr>', page)
+    rows = re.findall(r'<tr id="row-(\d+)" class="(\w+)"(?: data-rules="[^"]*")?>(.*?)</tr>', page)
     assert [int(r[0]) for r in rows] == list(range(1, len(verdicts) + 1))
     for (_, kind, cells), v in zip(rows, verdicts):
         assert f'<td class="file">{v["file"]}</td><td data-label="game">{v["game"]}</td>' in cells
@@ -147,10 +150,42 @@ def test_the_boards_stop_at_the_cap(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert f"{failing - 3} more failing games are in the table below, without a board" in page
 
 
-def test_output_is_only_for_html(at_the_root: None) -> None:
+def _fault_figures(page: str) -> list[str]:
+    return [body for body in sections(page).values() if '<figure class="fault">' in body]
+
+
+def test_a_compressed_file_and_standard_input_get_their_boards(tmp_path: Path, at_the_root: None) -> None:
+    record = (ROOT / "records/faults/illegal-superko.keil").read_bytes()
+    packed = tmp_path / "superko.keil.gz"
+    packed.write_bytes(gzip.compress(record))
+    piped = runner.invoke(app, ["check", "-f", "html", "-"], input=record)
+    for page in (run("check", "-f", "html", str(packed)).stdout, piped.stdout):
+        assert '1 game failed' in page
+        # The board read again is the game checked: the illegal turn is named and crossed on it.
+        (figure,) = _fault_figures(page)
+        assert "illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in figure
+        assert count(figure, "illegal") == 1
+    # Kept for the report only while the check ran: the next command reads its own input.
+    again = runner.invoke(app, ["check", "-f", "jsonl", "-"], input=b'[Size "3"]\n\n1. c5 *\n')
+    assert json.loads(again.stdout)["status"] == "unfinished"
+
+
+def test_every_document_format_writes_its_report_to_a_file(tmp_path: Path, at_the_root: None) -> None:
+    for name, fmt in FORMATS.items():
+        if fmt.kind != "document":
+            continue
+        target = tmp_path / f"report{fmt.extension}"
+        result = run("check", "-f", name, "-o", str(target), "records/faults/illegal-superko.keil")
+        assert result.exit_code == 1 and result.stdout == "", name
+        assert target.read_text(encoding="utf-8") == run("check", "-f", name, "records/faults/illegal-superko.keil").stdout
+        assert [p.name for p in tmp_path.iterdir()] == [target.name], "no temporary file left beside it"
+        target.unlink()
+
+
+def test_output_is_only_for_the_document_formats(at_the_root: None) -> None:
     result = run("check", "records/games", "-o", "x.html")
     assert result.exit_code == 2
-    assert "--output is for --format html" in result.stderr
+    assert "--output is for the document formats; text goes to stdout" in result.stderr
 
 
 # --- in a browser ---------------------------------------------------------------
@@ -178,7 +213,8 @@ def test_every_failing_game_is_listed_with_its_board(faults_report: tuple[Path, 
         if isinstance(illegal, dict):
             on_board = illegal["reason"] != "off-board" and illegal["point"] not in ("pass", "button")
             assert count(figure, "illegal") == (1 if on_board else 0), v["file"]
-            assert f"turn {illegal['turn']} {illegal['point']} is illegal: {illegal['reason']}" in figure
+            named = wording.illegal_turn(illegal["turn"], illegal["point"], illegal["reason"], illegal.get("repeats_turn"))
+            assert f"illegal: {named}" in figure
         # The viewer was drawn by the script, at the last legal position
         # (one step further where groups were removed by agreement).
         turns = v["turns"]

@@ -118,11 +118,11 @@ def test_the_illegal_point_is_crossed_and_named() -> None:
     text = svg.board(game, illegal=IllegalTurn(2, "c3", "occupied", 7, 5))
     root = parse(text)
     assert classes(root)["illegal"] == 1
-    assert "turn 2 c3 is illegal: occupied" in text
+    assert "illegal: move 1 (White) c3, turn 2: occupied" in text
     # Off the board, nothing can be crossed; the caption still says it.
     off = svg.board(game, illegal=IllegalTurn(2, "z9", "off-board", 7, 5))
     assert classes(parse(off))["illegal"] == 0
-    assert "turn 2 z9 is illegal: off-board" in off
+    assert "illegal: move 1 (White) z9, turn 2: off-board" in off
 
 
 def test_coordinates_are_the_record_notation() -> None:

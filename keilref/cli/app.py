@@ -18,7 +18,6 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer._click import Command, Context
 from typer.core import TyperArgument, TyperGroup
 
-from keilref.formats import text as report
 from keilref.referee.batches import MAX_JOBS, bounded_jobs
 from keilref.records.sources import Source
 from keilref.cli.terminal import ChoiceError, choose, excerpt
@@ -162,9 +161,6 @@ UnicodeOption = Annotated[bool, typer.Option("--unicode", help="Draw ● ○ · 
 TurnOption = Annotated[
     Optional[int], typer.Option("--turn", min=0, metavar="N", help="Position after this turn (default: the end).")
 ]
-
-CHECK_FORMATS = (*report.FORMATS, "html")
-"""``check``'s formats: the streamed ones, and the HTML report written at the end."""
 
 JobsOption = Annotated[
     Optional[int],

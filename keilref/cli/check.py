@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 import types
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from keilref.referee.batches import check_sources
-from keilref.records.sources import STDIN, PathError, expand_paths
+from keilref.records.sources import STDIN, PathError, expand_paths, forget_stdin, keep_stdin
 from keilref.cli.terminal import Interrupts
 from keilref.escaping import shown_name
-from keilref.formats.output import LINE_FORMATS, VerdictPrinter, printed_checks
-
-if TYPE_CHECKING:
-    from keilref.formats.html import HtmlReport
+from keilref.formats import FORMATS
+from keilref.formats.output import VerdictPrinter, printed_checks
 
 from keilref.cli.app import (
-    CHECK_FORMATS,
     EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -48,19 +48,31 @@ def check(
         ),
     ] = None,
     format: Annotated[
-        str, typer.Option("--format", "-f", metavar="FORMAT", help=f"{', '.join(CHECK_FORMATS)}.")
+        str, typer.Option("--format", "-f", metavar="FORMAT", help=f"{', '.join(FORMATS)}.")
     ] = "text",
     strict: Annotated[
         bool, typer.Option("--strict", help="Count unfinished games and games with a warning as failures.")
     ] = False,
     quiet: Annotated[
-        bool, typer.Option("--quiet", "-q", help="Print only the failing games and the summary (JUnit lists every game).")
+        bool,
+        typer.Option(
+            "--quiet",
+            "-q",
+            help="Print only the failing games and the summary"
+            f" ({', '.join(f.name for f in FORMATS.values() if f.lists_passing)} list every game).",
+        ),
     ] = False,
     rules: RulesOption = None,
     jobs: JobsOption = None,
     output: Annotated[
         Optional[Path],
-        typer.Option("--output", "-o", metavar="FILE", help="With --format html: write the report to this file."),
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="FILE",
+            help="Write the report to this file, replaced whole"
+            f" (the document formats: {', '.join(f.name for f in FORMATS.values() if f.kind == 'document')}).",
+        ),
     ] = None,
     scheduler: Annotated[
         Optional[str],
@@ -70,9 +82,10 @@ def check(
     ] = None,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
-    format = _choose(format, CHECK_FORMATS, "--format")
-    if output is not None and format != "html":
-        fail("--output is for --format html; the other formats go to stdout")
+    format = _choose(format, tuple(FORMATS), "--format")
+    chosen = FORMATS[format]
+    if output is not None and chosen.kind != "document":
+        fail(f"--output is for the document formats; {format} goes to stdout")
     rules = _check_rules(rules)
     if not paths:
         if sys.stdin.isatty():
@@ -87,71 +100,96 @@ def check(
     sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
-    workers = _workers(jobs)
-    cluster = _cluster(scheduler)
-    page: HtmlReport | None = None
-    if format == "html":
-        from keilref.formats.html import HtmlReport
-
-        page = HtmlReport(rules=rules, strict=strict)
-    # For a page the printer only counts (jsonl writes no summary of its own).
-    printer = VerdictPrinter(
-        lambda text: typer.echo(text, nl=False),
-        "jsonl" if page else format,
-        strict=strict,
-        quiet=quiet,
-        summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
-        warn=lambda message: typer.echo(f"keilref: {message}", err=True),
-    )
-    interrupted = False
+    if chosen.rereads and any(s.name == STDIN for s in sources):
+        keep_stdin()
     try:
-        # An HTML report to a file leaves the terminal free for a progress bar.
-        with Interrupts() as interrupts, progress_bar(sources, streaming=not (page and output)) as advance:
-            if cluster is None and page is None and format in LINE_FORMATS:
-                # Each verdict printed in the worker that judged it (the same lines).
-                for item in printed_checks(sources, format, strict=strict, rules=rules, jobs=workers, on_progress=advance):
-                    with interrupts.atomic():
-                        printer.add_printed(item)
-            else:
-                if cluster is None:
-                    verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
+        workers = _workers(jobs)
+        cluster = _cluster(scheduler)
+        target = None if output is None else _Target(output)
+        printer = VerdictPrinter(
+            (lambda text: typer.echo(text, nl=False)) if target is None else target.write,
+            format,
+            strict=strict,
+            quiet=quiet,
+            summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
+            warn=lambda message: typer.echo(f"keilref: {message}", err=True),
+            rules=rules,
+        )
+        interrupted = False
+        try:
+            # A report to a file leaves the terminal free for a progress bar.
+            with Interrupts() as interrupts, progress_bar(sources, streaming=target is None) as advance:
+                if cluster is None and chosen.kind == "line":
+                    # Each verdict printed in the worker that judged it (the same lines).
+                    for item in printed_checks(sources, format, strict=strict, rules=rules, jobs=workers, on_progress=advance):
+                        with interrupts.atomic():
+                            printer.add_printed(item)
                 else:
-                    verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
-                for v in verdicts:
-                    with interrupts.atomic():  # a verdict is counted and printed together
-                        if page is not None:
-                            page.add(v)
-                            printer.count(v)
-                        else:
+                    if cluster is None:
+                        verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
+                    else:
+                        verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
+                    for v in verdicts:
+                        with interrupts.atomic():  # a verdict is counted and printed together
                             printer.add(v)
-    except KeyboardInterrupt:
-        interrupted = True
-    except Exception as e:
-        if cluster is None or not isinstance(e, cluster.ClusterError):
-            raise
-        fail(str(e))
-    if page is not None and not interrupted:
-        _write_page(page, output)
-        raise typer.Exit(EXIT_USAGE if missing else EXIT_FAILED if printer.failed else EXIT_OK)
-    summary = printer.close(interrupted=interrupted)
-    if interrupted and format != "text":
-        typer.echo(f"keilref: {summary}", err=True)
-    if interrupted:
-        raise typer.Exit(EXIT_INTERRUPTED)
-    if missing:
-        raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FAILED if printer.failed else EXIT_OK)
+        except KeyboardInterrupt:
+            interrupted = True
+        except Exception as e:
+            if cluster is None or not isinstance(e, cluster.ClusterError):
+                raise
+            fail(str(e))
+        if interrupted and target is not None:
+            # The file is left as it was rather than half a report: the summary says how far the check got.
+            summary = printer.summary(interrupted=True)
+        else:
+            summary = printer.close(interrupted=interrupted)
+            if target is not None:
+                target.commit()
+        if interrupted and format != "text":
+            typer.echo(f"keilref: {summary}", err=True)
+        if interrupted:
+            raise typer.Exit(EXIT_INTERRUPTED)
+        if missing:
+            raise typer.Exit(EXIT_USAGE)
+        raise typer.Exit(EXIT_FAILED if printer.failed else EXIT_OK)
+    finally:
+        forget_stdin()  # what keep_stdin kept, however the check ended
 
 
-def _write_page(page: HtmlReport, output: Path | None) -> None:
-    """The HTML report to its file (replaced whole, never half written) or to stdout."""
-    if output is None:
-        page.write(sys.stdout)
-        return
-    try:
-        page.write_file(output)
-    except OSError as e:
-        fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
+class _Target:
+    """The ``-o`` file: written beside it under a temporary name, then put in its
+    place, so that it is never half a report (an interrupted check leaves it as it was)."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = os.fspath(path)
+        try:
+            fd, self._tmp = tempfile.mkstemp(
+                prefix=".keilref-", suffix=Path(self._path).suffix, dir=os.path.dirname(self._path) or "."
+            )
+        except OSError as e:
+            fail(f"{shown_name(self._path)}: cannot write: {e.strerror or e}")
+        self._out = os.fdopen(fd, "w", encoding="utf-8")
+        atexit.register(self._discard)
+
+    def write(self, text: str) -> None:
+        self._out.write(text)
+
+    def commit(self) -> None:
+        try:
+            self._out.close()
+            # mkstemp makes the file private; a report is as readable as any file the user writes.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(self._tmp, 0o666 & ~umask)
+            os.replace(self._tmp, self._path)
+        except OSError as e:
+            self._discard()
+            fail(f"{shown_name(self._path)}: cannot write: {e.strerror or e}")
+
+    def _discard(self) -> None:
+        self._out.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self._tmp)
 
 
 def _cluster(scheduler: str | None) -> types.ModuleType | None:

@@ -9,7 +9,7 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 
-from keilref.formats import text as report
+from keilref.formats import text as report, wording
 from keilref.records.sources import NoSuchGame, PathError, nth_game
 from keilref.values import Color, format_number
 from keilref.escaping import shown_name
@@ -59,7 +59,8 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
             file,
             t.line,
             t.column,
-            f"game {game}: {report.turn_name(t.turn, t.point)} is illegal ({t.reason}); showing the position before it",
+            f"game {game}: illegal: {wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)};"
+            " showing the position before it",
         )
     return rep
 
@@ -154,10 +155,9 @@ def show(
         typer.echo("button: not in play")
     else:
         typer.echo(f"button: {'taken by ' + _color(g.button_holder) if g.button_holder else 'not taken'}")
-    if rep.ended:
-        typer.echo("game over")
-    elif g.is_over:
-        typer.echo(f"play stopped at two passes; {_color(g.to_move)} may resume it")
+    if g.is_over:
+        # Said as the board captions and the game's repr say it: over for good, or stopped.
+        typer.echo(wording.play_state(g))
     else:
         typer.echo(f"to move: {_color(g.to_move)}")
     _exit_for(rep)

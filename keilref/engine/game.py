@@ -41,6 +41,13 @@ class Territory:
     owner: Color | None
 
 
+
+def may_resume(player: Color) -> str:
+    """``Black may resume``: who may play on where play stopped but did not end
+    (Yugo's first double pass). The one wording of it, for ``repr``, ``show``
+    and the board captions alike."""
+    return f"{player.name.capitalize()} may resume"
+
 class Game:
     """A game in progress under one rule set.
 
@@ -195,7 +202,7 @@ class Game:
         if self.is_final:
             return f"<{where}, over: {self.score().result}>"
         if self.is_over:
-            return f"<{where}, stopped: {self.score().result}; {player} may resume>"
+            return f"<{where}, stopped: {self.score().result}; {may_resume(self.to_move)}>"
         return f"<{where}, {player} to move>"
 
     def _repr_svg_(self) -> str:

@@ -1,8 +1,10 @@
 """A failing game as code-scanning tools see it: a rule, a place, a message, a fingerprint.
 
-SARIF and GitLab Code Quality (and GitHub's job summary) all speak of
-*findings*; this module decides once what a verdict's finding is, so the
-formats agree with each other.
+SARIF, GitLab Code Quality, Checkstyle and GitHub's annotations all speak of
+*findings*. Whether a game fails, and why, is decided beside its status
+(:meth:`~keilref.referee.verdict.Verdict.faults`); this module only turns
+each fault into what those formats need, so they agree with each other and
+with the exit code.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ import hashlib
 from dataclasses import dataclass
 
 from keilref.values import Reason
-from keilref.formats import text as report
+from keilref.formats import wording
 from keilref.escaping import one_line
-from keilref.referee.verdict import Status, Verdict
+from keilref.referee.verdict import Fault, Status, Verdict
 
 
 class Level(enum.Enum):
@@ -23,7 +25,7 @@ class Level(enum.Enum):
     ERROR = "error"
     """The game fails the check."""
     NOTE = "note"
-    """The game passes, but a reader may want to know (an unfinished game)."""
+    """The game passes, but a reader may want to know (an unfinished game without --strict)."""
 
 
 @dataclass(frozen=True)
@@ -31,32 +33,15 @@ class Rule:
     """One kind of finding: a status, or for an illegal turn, its reason."""
 
     id: str
-    """Stable: ``mismatch``, ``error``, ``unfinished``, or ``illegal/<reason>``."""
+    """Stable: ``mismatch``, ``error``, ``unfinished``, ``warning``, or ``illegal/<reason>``."""
     description: str
 
 
-_STATUS_RULES = {
-    Status.MISMATCH: "The declared result disagrees with the game.",
-    Status.ERROR: "The record cannot be read: a syntax error or a tag the rules do not allow.",
-    Status.UNFINISHED: "The game did not end and no result is claimed (a failure with --strict).",
-}
-
-_REASON_TEXT = {
-    Reason.OFF_BOARD: "the point is not on the board",
-    Reason.OCCUPIED: "the point already holds a stone",
-    Reason.SUICIDE: "after captures, the placed stone's group has no liberty",
-    Reason.SUPERKO: "the position repeats one left by an earlier turn of the same player",
-    Reason.PASS_BEFORE_BUTTON: "a pass while the button is still available",
-    Reason.BUTTON_TAKEN: "the button was already taken, or is not in play",
-    Reason.GAME_OVER: "the game had already ended",
-    Reason.PAWN_SURROUNDS: "a pawn placement that changes the number of surrounded groups (Yugo)",
-    Reason.KING_CAPTURES_NOTHING: "a king placement that surrounds no new enemy group (Yugo)",
-    Reason.TRIANGLE: "a placement making a triangle pattern the restriction forbids (Dehil)",
-}
-
 RULES: tuple[Rule, ...] = (
-    *(Rule(f"illegal/{r.value}", f"An illegal turn: {_REASON_TEXT[r]}.") for r in Reason),
-    *(Rule(s.value, text) for s, text in _STATUS_RULES.items()),
+    *(Rule(f"illegal/{r.value}", f"An illegal turn: {wording.REASONS[r]}.") for r in Reason),
+    *(Rule(s.value, wording.STATUSES[s]) for s in (Status.MISMATCH, Status.ERROR, Status.UNFINISHED)),
+    # Last, so that the indexes of the rules before it stay what they were.
+    Rule("warning", wording.WARNING_RULE),
 )
 """Every rule a finding can name, in a fixed order (SARIF refers to them by index)."""
 
@@ -82,38 +67,52 @@ class Finding:
 
 
 def rule_id(v: Verdict) -> str:
+    """The rule of the verdict's status: ``illegal/<reason>`` or the status."""
     if v.illegal is not None:
         return f"illegal/{v.illegal.reason}"
     return v.status.value
 
 
-def fingerprint(v: Verdict) -> str:
+def fingerprint(v: Verdict, rule: str | None = None, nth: int = 0) -> str:
     """Stable across runs: no line numbers and no wording go into it.
 
     A game is known by its file and its index in the file, so a finding
     stays the same finding when a comment above it grows, and becomes a new
     one when the game fails differently. Inserting a game before it renumbers
-    it, as it renumbers every game after it.
+    it, as it renumbers every game after it. ``nth`` tells a game's second
+    warning from its first (the first keeps the key it always had).
     """
-    key = "\0".join((v.file, str(v.game), v.status.value, rule_id(v)))
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    parts = [v.file, str(v.game), v.status.value, rule or rule_id(v)]
+    if nth:
+        parts.append(str(nth))
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def message(v: Verdict) -> str:
+def message(v: Verdict, fault: Fault | None = None) -> str:
     """``game 3: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)``:
     what and where in words, as the text output says it."""
-    head = f"game {v.game}: {v.status.value}"
-    if v.status is Status.UNFINISHED:
-        so_far = f"; score so far {v.score.result}" if v.score is not None else ""
-        return f"{head}: the game did not end{so_far}"
     # It quotes the input, which may hold anything (a text given with lone surrogates too).
-    return one_line(f"{head}: {report.verdict_message(v)}")
+    return one_line(wording.fault_sentence(v, fault))
 
 
-def finding(v: Verdict, *, strict: bool = False) -> Finding | None:
-    """The finding for a failing game (an unfinished one too, as a note), else ``None``."""
-    if not v.status.failed and v.status is not Status.UNFINISHED:
-        return None
-    level = Level.ERROR if v.status.failed or strict else Level.NOTE
-    line, column = v.location
-    return Finding(v, rule_id(v), level, line, column, message(v), fingerprint(v))
+def findings(v: Verdict, *, strict: bool = False) -> tuple[Finding, ...]:
+    """The game's faults as findings (see :meth:`Verdict.faults`), and for an
+    unfinished game that passes, one note."""
+    faults = v.faults(strict=strict)
+    if not faults:
+        if v.status is not Status.UNFINISHED:
+            return ()
+        line, column = v.location
+        note = Fault("unfinished", line, column, "the game did not end")
+        return (Finding(v, note.rule, Level.NOTE, line, column, message(v, note), fingerprint(v, note.rule)),)
+    out = []
+    warnings = 0
+    for fault in faults:
+        nth = warnings if fault.rule == "warning" else 0
+        warnings += fault.rule == "warning"
+        out.append(
+            Finding(
+                v, fault.rule, Level.ERROR, fault.line, fault.column, message(v, fault), fingerprint(v, fault.rule, nth)
+            )
+        )
+    return tuple(out)

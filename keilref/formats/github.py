@@ -13,9 +13,9 @@ import re
 import tempfile
 from collections.abc import Callable
 
-from keilref.formats import text as report
-from keilref.formats.findings import Level, finding
+from keilref.formats.findings import Finding, Level, findings
 from keilref.escaping import shown_name
+from keilref.formats import WriterOptions
 from keilref.referee.verdict import Verdict
 
 ANNOTATION_LIMIT = 10
@@ -31,41 +31,52 @@ def _cell(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
+def _kind(f: Finding) -> str:
+    """``illegal`` for ``illegal/superko``: the status, or ``warning``."""
+    return f.rule.partition("/")[0]
+
+
+def annotation(f: Finding) -> str:
+    """A workflow command at the fault: an error for a fault, a notice for a note."""
+    level = "error" if f.level is Level.ERROR else "notice"
+    where = f"file={_gh_prop(shown_name(f.verdict.file))},line={f.line},col={f.column}"
+    return f"::{level} {where},title=keilref {_kind(f)}::{_gh_data(f.message)}"
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_prop(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
 class GitHubWriter:
     """Annotations on stdout, and the summary table when failures outnumber annotations."""
 
-    def __init__(
-        self,
-        write: Callable[[str], object],
-        *,
-        strict: bool = False,
-        summary_path: str | None = None,
-        warn: Callable[[str], object] | None = None,
-    ) -> None:
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
         self._write = write
-        self._warn = warn
-        self._strict = strict
-        self._summary_path = summary_path
+        self._warn = options.warn
+        self._strict = options.strict
+        self._summary_path = options.summary_path
         self._errors = 0
         self._held = tempfile.SpooledTemporaryFile(max_size=4 << 20, mode="w+", encoding="utf-8")
         self._rows = tempfile.SpooledTemporaryFile(max_size=4 << 20, mode="w+", encoding="utf-8")
 
     def add(self, v: Verdict) -> None:
-        line = report.github_line(v, strict=self._strict)
-        if line is None:
-            return
-        f = finding(v, strict=self._strict)
-        if f is None or f.level is not Level.ERROR:
-            self._write(line + "\n")
-            return
-        self._errors += 1
-        self._rows.write(
-            f"| {_cell(shown_name(v.file))} | {f.line}:{f.column} | {v.game} | {v.status.value} | {_cell(f.message)} |\n"
-        )
-        if self._errors < ANNOTATION_LIMIT:
-            self._write(line + "\n")
-        else:
-            self._held.write(line + "\n")
+        for f in findings(v, strict=self._strict):
+            line = annotation(f)
+            if f.level is not Level.ERROR:
+                self._write(line + "\n")
+                continue
+            self._errors += 1
+            self._rows.write(
+                f"| {_cell(shown_name(v.file))} | {f.line}:{f.column} | {v.game} | {_kind(f)} | {_cell(f.message)} |\n"
+            )
+            if self._errors < ANNOTATION_LIMIT:
+                self._write(line + "\n")
+            else:
+                self._held.write(line + "\n")
 
     def close(self) -> None:
         more = self._errors - ANNOTATION_LIMIT

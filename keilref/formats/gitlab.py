@@ -1,6 +1,6 @@
 """GitLab Code Quality: the JSON array a merge request's code-quality widget reads.
 
-One issue per failing game, with the keys GitLab documents: ``description``,
+One issue per fault of a failing game, with the keys GitLab documents: ``description``,
 ``check_name``, ``fingerprint``, ``severity`` and ``location.path`` /
 ``location.lines.begin``. The fingerprint is stable across runs (see
 :func:`keilref.formats.findings.fingerprint`), which is how GitLab tells a new
@@ -14,16 +14,18 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from keilref.escaping import shown_name
-from keilref.formats.findings import Finding, Level, finding
-from keilref.referee.verdict import Status, Verdict
+from keilref.formats.findings import Finding, Level, findings
+from keilref.formats import WriterOptions
+from keilref.referee.verdict import Verdict
 
 SEVERITIES = ("info", "minor", "major", "critical", "blocker")
 """GitLab's severities, least to most severe."""
 
 
 def severity(f: Finding) -> str:
-    """``major`` for a failing game, ``minor`` for an unfinished one failed by ``--strict``."""
-    return "minor" if f.verdict.status is Status.UNFINISHED else "major"
+    """``major`` for a failing game, ``minor`` for what fails only by ``--strict``
+    (an unfinished game, a warning)."""
+    return "minor" if f.rule in ("unfinished", "warning") else "major"
 
 
 def issue(f: Finding) -> dict[str, Any]:
@@ -40,18 +42,18 @@ def issue(f: Finding) -> dict[str, Any]:
 class GitLabWriter:
     """The Code Quality report, streamed as a JSON array, one issue per line."""
 
-    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
         self._write = write
-        self._strict = strict
+        self._strict = options.strict
         self._issues = 0
         self._write("[")
 
     def add(self, v: Verdict) -> None:
-        f = finding(v, strict=self._strict)
-        if f is None or f.level is not Level.ERROR:
-            return
-        self._write(("," if self._issues else "") + "\n" + json.dumps(issue(f), ensure_ascii=False))
-        self._issues += 1
+        for f in findings(v, strict=self._strict):
+            if f.level is not Level.ERROR:
+                continue
+            self._write(("," if self._issues else "") + "\n" + json.dumps(issue(f), ensure_ascii=False))
+            self._issues += 1
 
     def close(self) -> None:
         self._write("\n]\n" if self._issues else "]\n")
@@ -60,7 +62,7 @@ class GitLabWriter:
 def code_quality(verdicts: Iterable[Verdict], *, strict: bool = False) -> list[dict[str, Any]]:
     """The whole report as a JSON value (see :class:`GitLabWriter`)."""
     parts: list[str] = []
-    writer = GitLabWriter(parts.append, strict=strict)
+    writer = GitLabWriter(parts.append, WriterOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

@@ -10,26 +10,24 @@ Memory and size stay bounded on a big archive: the table rows are spooled
 (in memory, then on disk), and boards and viewers are made for the first
 :data:`FAILING_DETAIL_CAP` failing games and the first
 :data:`OTHER_VIEWER_CAP` other games only; the page says when it left some
-out. Those games are read a second time, after the check, so the verdicts
-themselves come from the same code (and processes) as every other format.
-Standard input cannot be read twice: its games are in the table, without
-boards.
+out. Those games are read a second time, after the check, through the
+same sources (decompressed; standard input from the copy the check kept of
+it), so the verdicts themselves come from the same code (and processes) as
+every other format.
 """
 
 from __future__ import annotations
 
-import contextlib
 import html
-import os
 import json
 import tempfile
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
-from keilref.formats import svg
-from keilref.records.sources import STDIN
+from keilref.formats import svg, wording
+from keilref.records.sources import STDIN, Source, stdin_kept
 from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
@@ -39,7 +37,8 @@ from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule, find_rules
 from keilref.referee.settings import GameSetup, read_setup
 from keilref.referee.replay import replay
-from keilref.referee.verdict import Status, Verdict
+from keilref.formats import WriterOptions
+from keilref.referee.verdict import Fault, Status, Verdict
 
 FAILING_DETAIL_CAP = 200
 """Failing games that get a board and a viewer; the rest are in the table only."""
@@ -62,7 +61,12 @@ class _Wanted:
     row: int
     """Its number in the report (1-based, over all games)."""
     verdict: Verdict
-    failing: bool
+    faults: tuple[Fault, ...]
+    """Why it fails (see :meth:`Verdict.faults`); empty for a game that passes."""
+
+    @property
+    def failing(self) -> bool:
+        return bool(self.faults)
 
 
 def _esc(text: object) -> str:
@@ -76,12 +80,44 @@ def _message(v: Verdict) -> str:
         return f"{v.error.line}:{v.error.column}: {v.error.message}"
     if v.illegal is not None:
         t = v.illegal
-        text = f"turn {t.turn} {t.point}: {t.reason} at {t.line}:{t.column}"
-        if t.repeats_turn is not None:
-            text += f" (repeats turn {t.repeats_turn})"
-        return text
-    text = f"computed {v.computed or '-'}, declared {v.declared or '-'}"
-    return f"{text}; {v.detail}" if v.detail else text
+        return f"{t.line}:{t.column}: {wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)}"
+    return wording.verdict_message(v)
+
+
+class _Writes:
+    """A ``write`` callable as the file-like object :meth:`HtmlReport.write` writes to."""
+
+    def __init__(self, write: Callable[[str], object]) -> None:
+        self.write = write
+
+
+class HtmlWriter:
+    """The report as a document format like the others: the verdicts, then the page at the end."""
+
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
+        self._write = write
+        self._page = HtmlReport(rules=options.rules, strict=options.strict)
+
+    def add(self, v: Verdict) -> None:
+        self._page.add(v)
+
+    def close(self) -> None:
+        self._page.write(_Writes(self._write))
+
+
+def _fault_message(v: Verdict, fault: Fault) -> str:
+    if fault.rule == "warning":
+        return f"{fault.line}:{fault.column}: warning: {fault.message}"
+    if fault.rule == "unfinished":
+        return f"{fault.line}:{fault.column}: unfinished: {wording.unfinished_message(v)}"
+    return _message(v)
+
+
+def _rules_attr(faults: tuple[Fault, ...]) -> str:
+    """The rules a failing row breaks, for scripts that read the page."""
+    if not faults:
+        return ""
+    return f' data-rules="{_esc(" ".join(f.rule for f in faults))}"'
 
 
 def _players(v: Verdict) -> str:
@@ -93,6 +129,10 @@ def _players(v: Verdict) -> str:
 
 def _status_cell(status: Status) -> str:
     return f'<span class="status s-{status.value}">{_STATUS_SIGN[status]} {status.value}</span>'
+
+
+class _Out(Protocol):
+    def write(self, text: str, /) -> object: ...
 
 
 class HtmlReport:
@@ -116,7 +156,8 @@ class HtmlReport:
         self._n += 1
         row = self._n
         self._counts[v.status] += 1
-        failing = v.status.failed or (self._strict and v.status is Status.UNFINISHED)
+        faults = v.faults(strict=self._strict)
+        failing = bool(faults)
         wanted = False
         if failing:
             self._failing_seen += 1
@@ -124,22 +165,22 @@ class HtmlReport:
         else:
             self._other_seen += 1
             wanted = self._other_seen <= OTHER_VIEWER_CAP
-        if v.file == STDIN:
-            wanted = False
+        if v.file == STDIN and not stdin_kept():
+            wanted = False  # read as it came, it cannot be read again
         if wanted:
-            self._wanted.append(_Wanted(row, v, failing))
+            self._wanted.append(_Wanted(row, v, faults))
         link = f'<a href="#game={row}">{row}</a>' if wanted else str(row)
         result_cells = (
             f'<td data-label="computed">{_esc(v.computed or "–")}</td>'
             f'<td data-label="declared">{_esc(v.declared or "–")}</td>'
         )
         self._rows.write(
-            f'<tr id="row-{row}" class="{"failing" if failing else "passing"}"><td>{link}</td>'
+            f'<tr id="row-{row}" class="{"failing" if failing else "passing"}"{_rules_attr(faults)}><td>{link}</td>'
             f'<td class="file">{_esc(shown_name(v.file))}</td><td data-label="game">{v.game}</td>'
             f"<td>{_esc(_players(v))}</td><td>{_status_cell(v.status)}</td>{result_cells}</tr>\n"
         )
 
-    def write(self, out: IO[str]) -> None:
+    def write(self, out: _Out) -> None:
         """The whole page: summary, failing games, the table, then the viewers of the others."""
         details = self._details()
         layouts: dict[str, Any] = {}
@@ -163,7 +204,7 @@ class HtmlReport:
             out.write(
                 f'<p class="note">{left} more failing game{"s" if left != 1 else ""} '
                 f"{'are' if left != 1 else 'is'} in the table below, without a board "
-                f"(boards stop after {FAILING_DETAIL_CAP}, or the games came from standard input).</p>\n"
+                f"(boards stop after {FAILING_DETAIL_CAP}).</p>\n"
             )
         out.write('<h2 id="games">Every game</h2>\n<div class="table-wrap"><table class="games">\n')
         out.write(
@@ -187,29 +228,12 @@ class HtmlReport:
         out.write(f'<script type="application/json" id="keilref-data">{safe}</script>\n')
         out.write(f"<script>{_SCRIPT}</script>\n</main>\n</body>\n</html>\n")
 
-    def write_file(self, path: str | os.PathLike[str]) -> None:
-        """Write the page to ``path`` through a temporary file beside it: never half a report."""
-        target = os.fspath(path)
-        fd, tmp = tempfile.mkstemp(prefix=".keilref-", suffix=".html", dir=os.path.dirname(target) or ".")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                self.write(out)
-            # mkstemp makes the file private; a report is as readable as any file the user writes.
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-
     def _summary(self) -> str:
         total = sum(self._counts.values())
         cells = "".join(
             f"<tr><td>{_status_cell(s)}</td><td>{self._counts[s]}</td></tr>" for s in Status
         )
-        failed = sum(n for s, n in self._counts.items() if s.failed or (self._strict and s is Status.UNFINISHED))
+        failed = self._failing_seen
         verdict = "no game failed" if not failed else f"{failed} game{'s' if failed != 1 else ''} failed"
         return (
             f'<h2 id="summary">Summary</h2>\n<p class="verdict">{total} game{"s" if total != 1 else ""}: '
@@ -226,21 +250,29 @@ class HtmlReport:
         for file, rows in by_file.items():
             last = max(rows)
             # Cut the file as the check did, and parse only the games wanted: cutting is cheap.
+            # Read as the check read it: decompressed, and standard input from the copy kept of it.
+            source = Source(file)
             try:
-                with open(file, "rb") as stream:
-                    index = 0
-                    for piece in split_source(stream, file):
-                        if not piece.counts:
-                            continue
-                        index += 1
-                        if index in rows:
-                            item = read_piece(piece, file)
-                            if item is not None:
-                                found[rows[index]] = item
-                        if index >= last:
-                            break
+                stream = source.open()
             except OSError:
                 continue  # changed or gone since the check: those games go without boards
+            try:
+                index = 0
+                for piece in split_source(stream, file):
+                    if not piece.counts:
+                        continue
+                    index += 1
+                    if index in rows:
+                        item = read_piece(piece, file)
+                        if item is not None:
+                            found[rows[index]] = item
+                    if index >= last:
+                        break
+            except OSError:
+                continue
+            finally:
+                if file != STDIN:
+                    stream.close()
         return found
 
     def _section(
@@ -259,8 +291,8 @@ class HtmlReport:
         who = _players(v)
         if who:
             parts.append(f'<p class="players">{_esc(who)}</p>\n')
-        if want.failing:
-            parts.append(f'<p class="message">{_esc(_message(v))}</p>\n')
+        for fault in want.faults:
+            parts.append(f'<p class="message" data-rule="{_esc(fault.rule)}">{_esc(_fault_message(v, fault))}</p>\n')
         if isinstance(item, Record):
             parts.append('<div class="boards">\n')
             board = None
@@ -292,7 +324,7 @@ def _fault_board(record: Record, v: Verdict, rules: str | None) -> str | None:
     if v.status is Status.MISMATCH or v.status is Status.UNFINISHED:
         rep = replay(record, rules=rules)
         counted = rep.game.score()
-        note = f"computed {v.computed or '-'}, declared {v.declared or '-'}"
+        note = wording.results(v)
         return svg.board(
             rep.game,
             territory=True,
@@ -308,7 +340,7 @@ def _fault_board(record: Record, v: Verdict, rules: str | None) -> str | None:
         if v.turns >= len(record.turns):
             return svg.board(game, size=480)
         token = record.turns[v.turns].text
-        return svg.board(game, size=480, notes=[f"turn {v.turns + 1} {token}: not a turn here"])
+        return svg.board(game, size=480, notes=[f"{wording.turn_name(v.turns + 1, token)}: not a turn here"])
     return None
 
 

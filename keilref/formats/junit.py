@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from keilref.escaping import one_line, shown_name
 from keilref.formats.text import text_line, warning_lines
+from keilref.formats import WriterOptions
 from keilref.referee.verdict import Status, Verdict
 
 
@@ -27,9 +28,9 @@ class JUnitWriter:
     written once everything is counted: memory stays flat on any archive.
     """
 
-    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
         self._write = write
-        self._strict = strict
+        self._strict = options.strict
         self._body = tempfile.SpooledTemporaryFile(max_size=16 << 20, mode="w+", encoding="utf-8")
         self._suite: list[str] = []
         self._suite_spool: IO[str] | None = None
@@ -41,7 +42,8 @@ class JUnitWriter:
         if v.file != self._file:
             self._end_suite()
             self._file = v.file
-        fails = v.fails(strict=self._strict)
+        faults = v.faults(strict=self._strict)
+        fails = bool(faults)
         self._tests += 1
         self._suite_tests += 1
         self._failures += fails
@@ -55,9 +57,10 @@ class JUnitWriter:
                 f"        <property name={_xml_attr(key)} value={_xml_attr(value)}/>" for key, value in tags
             )
             self._suite.append("      </properties>")
-        if fails:
-            kind = "warning" if v.status is Status.OK else v.status.value
-            reason = v.illegal.reason if v.illegal else kind
+        if faults:
+            # One failure, of the first fault (the status's, else the first warning); the body has them all.
+            kind, _, reason = faults[0].rule.partition("/")
+            reason = reason or kind
             body = "\n".join([text_line(v), *warning_lines(v)])
             self._suite.append(
                 f"      <failure type={_xml_attr(kind)} message={_xml_attr(reason)}>{_xml_text(body)}</failure>"
@@ -109,7 +112,7 @@ class JUnitWriter:
 def junit_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:
     """The whole JUnit document as a string (see :class:`JUnitWriter`)."""
     parts: list[str] = []
-    writer = JUnitWriter(parts.append, strict=strict)
+    writer = JUnitWriter(parts.append, WriterOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

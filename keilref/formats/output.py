@@ -6,53 +6,24 @@ import functools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
-from keilref.formats import text as report
+from keilref.formats import FORMATS, LINE_FORMATS, DocumentWriter, WriterOptions, text as report
 from keilref.referee.batches import PARALLEL_THRESHOLD, Batch, check_batch, map_batches
 from keilref.records.sources import Source
 from keilref.referee.verdict import Verdict
 
-LINE_FORMATS = ("text", "jsonl")
-"""The formats written a verdict at a time, each verdict's lines on their own."""
-
-
-class DocumentWriter(Protocol):
-    """A format written as one document (or held back in part) rather than a line per game."""
-
-    def add(self, v: Verdict) -> None: ...
-    def close(self) -> None: ...
-
-
 def document_writer(
     format: str,
     write: Callable[[str], object],
-    *,
-    strict: bool = False,
-    summary_path: str | None = None,
-    warn: Callable[[str], object] | None = None,
+    options: WriterOptions = WriterOptions(),
 ) -> DocumentWriter | None:
     """The writer of a document format; ``None`` for the line formats (text, jsonl).
 
     Each format's module is loaded only when that format is asked for.
     """
-    if format == "junit":
-        from keilref.formats.junit import JUnitWriter
-
-        return JUnitWriter(write, strict=strict)
-    if format == "sarif":
-        from keilref.formats.sarif import SarifWriter
-
-        return SarifWriter(write, strict=strict)
-    if format == "gitlab":
-        from keilref.formats.gitlab import GitLabWriter
-
-        return GitLabWriter(write, strict=strict)
-    if format == "github":
-        from keilref.formats.github import GitHubWriter
-
-        return GitHubWriter(write, strict=strict, summary_path=summary_path, warn=warn)
-    return None
+    chosen = FORMATS[format]
+    return None if chosen.kind == "line" else chosen.make_writer(write, options)
 
 
 def verdict_lines(v: Verdict, format: str) -> str:
@@ -113,10 +84,10 @@ def printed_checks(
 
 
 class VerdictPrinter:
-    """Writes each verdict in one of :data:`~keilref.formats.text.FORMATS`, keeping the counts.
+    """Writes each verdict in one of :data:`~keilref.formats.FORMATS`, keeping the counts.
 
-    ``quiet`` leaves out the games that pass (JUnit keeps them: a test report
-    lists every test). ``strict`` fails unfinished games and games with a
+    ``quiet`` leaves out the games that pass, in the formats that do not
+    list every game (:attr:`~keilref.formats.OutputFormat.lists_passing`). ``strict`` fails unfinished games and games with a
     warning.
     """
 
@@ -129,15 +100,17 @@ class VerdictPrinter:
         quiet: bool = False,
         summary_path: str | None = None,
         warn: Callable[[str], object] | None = None,
+        rules: str | None = None,
     ) -> None:
-        if format not in report.FORMATS:
+        if format not in FORMATS:
             raise ValueError(f"unknown format {format!r}")
         self._write = write
-        self._format = format
+        self._format = FORMATS[format]
         self._strict = strict
-        self._quiet = quiet
-        # Document formats decide themselves what they list (JUnit: every game).
-        self._document = document_writer(format, write, strict=strict, summary_path=summary_path, warn=warn)
+        # A format that lists every game (JUnit's test report, the HTML table) keeps them when quiet.
+        self._quiet = quiet and not self._format.lists_passing
+        options = WriterOptions(strict=strict, rules=rules, summary_path=summary_path, warn=warn)
+        self._document = document_writer(format, write, options)
         self._started = time.perf_counter()
         self.counts: Counter[str] = Counter()
         """Games by status."""
@@ -159,29 +132,33 @@ class VerdictPrinter:
     def add(self, v: Verdict) -> None:
         """Count the verdict and write it (unless quiet and it passes)."""
         fails = self.count(v)
-        if self._quiet and not fails and self._format != "junit":  # a test report lists every test
+        if self._quiet and not fails:
             return
         if self._document is not None:
             self._document.add(v)
             return
-        self._write(verdict_lines(v, self._format))
+        self._write(verdict_lines(v, self._format.name))
 
     def add_printed(self, p: PrintedVerdict) -> None:
         """:meth:`add` for a verdict a line format already printed (see :func:`printed_checks`)."""
         if self._document is not None:
-            raise ValueError(f"{self._format} is not a line format")
+            raise ValueError(f"{self._format.name} is not a line format")
         fails = self._count(p.status, p.warned, p.fails)
         if self._quiet and not fails:
             return
         self._write(p.text)
 
+    def summary(self, *, interrupted: bool = False) -> str:
+        """The summary line of the games counted so far."""
+        return report.summary_line(
+            self.counts, time.perf_counter() - self._started, warned=self.warned, interrupted=interrupted
+        )
+
     def close(self, *, interrupted: bool = False) -> str:
         """Finish the output (the text summary, a document's end); return the summary line."""
         if self._document is not None:
             self._document.close()
-        summary = report.summary_line(
-            self.counts, time.perf_counter() - self._started, warned=self.warned, interrupted=interrupted
-        )
-        if self._format == "text":
+        summary = self.summary(interrupted=interrupted)
+        if self._format.name == "text":
             self._write(summary + "\n")
         return summary

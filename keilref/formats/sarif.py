@@ -1,6 +1,6 @@
 """SARIF 2.1.0: the format GitHub code scanning and other static-analysis viewers read.
 
-One run, one result per failing game, located at the offending turn, the
+One run, one result per fault of a failing game, located at the offending turn, the
 faulty text or the declared result; the rule is the status or, for an
 illegal turn, its reason (see :mod:`keilref.formats.findings`). Games that pass
 give no result. Results are streamed, so memory stays flat on any archive;
@@ -17,7 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 import keilref
-from keilref.formats.findings import RULE_INDEX, RULES, Finding, Level, finding
+from keilref.formats.findings import RULE_INDEX, RULES, Finding, Level, findings
+from keilref.formats import WriterOptions
 from keilref.referee.verdict import Verdict
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -35,6 +36,10 @@ def artifact_uri(path: str) -> str:
     return quote(path, errors="surrogateescape")
 
 
+_DEFAULT_LEVEL = {"unfinished": "note", "warning": "warning"}
+"""What a rule is worth without ``--strict``, which makes each result an error."""
+
+
 def _tool() -> dict[str, Any]:
     return {
         "driver": {
@@ -46,7 +51,7 @@ def _tool() -> dict[str, Any]:
                     "id": r.id,
                     "name": r.id.replace("/", "-"),
                     "shortDescription": {"text": r.description},
-                    "defaultConfiguration": {"level": "note" if r.id == "unfinished" else "error"},
+                    "defaultConfiguration": {"level": _DEFAULT_LEVEL.get(r.id, "error")},
                 }
                 for r in RULES
             ],
@@ -78,9 +83,9 @@ def result(f: Finding) -> dict[str, Any]:
 class SarifWriter:
     """A SARIF log, streamed: the run's head, then results as games come, then the tail."""
 
-    def __init__(self, write: Callable[[str], object], *, strict: bool = False) -> None:
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
         self._write = write
-        self._strict = strict
+        self._strict = options.strict
         self._results = 0
         head = {"$schema": SCHEMA_URI, "version": "2.1.0"}
         run = {"tool": _tool(), "columnKind": "unicodeCodePoints"}
@@ -89,12 +94,12 @@ class SarifWriter:
         self._write(json.dumps(run, ensure_ascii=False)[:-1] + ', "results": [\n')
 
     def add(self, v: Verdict) -> None:
-        f = finding(v, strict=self._strict)
-        if f is None or f.level is not Level.ERROR:
-            return
-        sep = ",\n" if self._results else ""
-        self._write(sep + json.dumps(result(f), ensure_ascii=False))
-        self._results += 1
+        for f in findings(v, strict=self._strict):
+            if f.level is not Level.ERROR:
+                continue
+            sep = ",\n" if self._results else ""
+            self._write(sep + json.dumps(result(f), ensure_ascii=False))
+            self._results += 1
 
     def close(self) -> None:
         self._write("\n]}]}\n")
@@ -103,7 +108,7 @@ class SarifWriter:
 def sarif_log(verdicts: Iterable[Verdict], *, strict: bool = False) -> dict[str, Any]:
     """The whole SARIF log as a JSON value (see :class:`SarifWriter`)."""
     parts: list[str] = []
-    writer = SarifWriter(parts.append, strict=strict)
+    writer = SarifWriter(parts.append, WriterOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

@@ -26,6 +26,7 @@ from keilref.errors import KeilrefError, wrong_type
 from keilref.engine.game import Game, new_game
 from keilref.engine.geometry import HexGeometry, SquareGeometry
 from keilref.engine.rules import ButtonRule
+from keilref.formats import wording
 from keilref.referee.replay import IllegalTurn
 
 UNIT = 40.0
@@ -270,13 +271,10 @@ def caption_lines(game: Game, illegal: IllegalTurn | None = None) -> list[str]:
             parts.append(f"button: {_color_name(game.button_holder)}")
     lines.append(" · ".join(parts))
     if illegal is not None:
-        lines.append(f"turn {illegal.turn} {illegal.point} is illegal: {illegal.reason}")
-    elif game.is_final:
-        lines.append("game over")
-    elif game.is_over:
-        lines.append(f"play stopped; {_color_name(game.to_move)} may resume")
+        t = illegal
+        lines.append(f"illegal: {wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)}")
     else:
-        lines.append(f"{_color_name(game.to_move)} to move")
+        lines.append(wording.play_state(game))
     return lines
 
 

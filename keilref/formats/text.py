@@ -7,17 +7,14 @@ snapshot and a CI log.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 
 from keilref.values import Color, Score, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.referee.settings import GameSetup
 from keilref.referee.verdict import Status, Verdict
-
-FORMATS = ("text", "jsonl", "junit", "github", "sarif", "gitlab")
-
+from keilref.formats.wording import verdict_message
 
 def text_line(v: Verdict) -> str:
     """One line per game, starting ``FILE:LINE:COLUMN:`` at the fault, as compilers do.
@@ -27,35 +24,6 @@ def text_line(v: Verdict) -> str:
     """
     line, column = v.location
     return one_line(f"{shown_name(v.file)}:{line}:{column}: game {v.game}: {v.status.value}: {verdict_message(v)}")
-
-
-def verdict_message(v: Verdict) -> str:
-    """What the text line says after the status: the reason, in words."""
-    if v.status is Status.ERROR:
-        assert v.error is not None
-        return v.error.message
-    parts = [f"computed {v.computed or '-'}, declared {v.declared or '-'}"]
-    if v.illegal is not None:
-        t = v.illegal
-        text = f"{turn_name(t.turn, t.point)}: {t.reason}"
-        if t.repeats_turn is not None:
-            text += f" (repeats turn {t.repeats_turn})"
-        parts = [text]
-    elif v.status is Status.UNFINISHED and v.score is not None:
-        parts.append(f"score so far {v.score.result}")
-    if v.detail:
-        parts.append(v.detail)
-    if v.rule_sensitive:
-        others = ", ".join(f"{r} under {name}" for name, r in v.other_results)
-        parts.append(f"rule-sensitive: {others}")
-    return "; ".join(parts)
-
-
-def turn_name(turn: int, token: str) -> str:
-    """A turn as the record numbers it, then as the referee counts it:
-    ``move 16 (Black) e2, turn 31``. Black plays the odd turns."""
-    colour = "Black" if turn % 2 == 1 else "White"
-    return f"move {(turn + 1) // 2} ({colour}) {token}, turn {turn}"
 
 
 def warning_lines(v: Verdict) -> list[str]:
@@ -74,34 +42,6 @@ def json_line(v: Verdict) -> str:
     # for readers that split on every Unicode line break.
     text = json.dumps(data, ensure_ascii=False)
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
-
-
-def github_line(v: Verdict, *, strict: bool = False) -> str | None:
-    """A workflow annotation at the offending turn or error, or ``None`` for a pass."""
-    if not _fails(v, strict) and v.status is not Status.UNFINISHED:
-        return None
-    level = "error" if _fails(v, strict) else "notice"
-    line, col = v.location
-    kind = v.status.value
-    message = f"game {v.game}: {kind}: {verdict_message(v)}"
-    if v.status is Status.OK:
-        # It fails only for its warnings (--strict): point at the first.
-        kind = "warning"
-        line, col = v.warnings_at[0] if v.warnings_at else (v.line, 1)
-        message = f"game {v.game}: warning: {'; '.join(v.warnings)}"
-    return f"::{level} file={_gh_prop(shown_name(v.file))},line={line},col={col},title=keilref {kind}::{_gh_data(one_line(message))}"
-
-
-def _gh_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _gh_prop(text: str) -> str:
-    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def _fails(v: Verdict, strict: bool) -> bool:
-    return v.fails(strict=strict)
 
 
 def summary_line(counts: Counter[str], seconds: float, *, warned: int = 0, interrupted: bool = False) -> str:

@@ -9,12 +9,14 @@ words. Every command, and the library's ``check_file``, reads through here.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from keilref.errors import RecordError
 from keilref.escaping import shown_name
@@ -24,10 +26,50 @@ from keilref.records.abstract_games import MATCH_SUFFIXES
 from keilref.records.inputs import iter_source
 from keilref.records.record import Record
 
-__all__ = ["STDIN", "NoSuchGame", "PathError", "Source", "expand_paths", "nth_game", "read_source", "unreadable_error"]
+__all__ = [
+    "STDIN",
+    "NoSuchGame",
+    "PathError",
+    "Source",
+    "expand_paths",
+    "forget_stdin",
+    "keep_stdin",
+    "nth_game",
+    "read_source",
+    "stdin_kept",
+    "unreadable_error",
+]
 
 STDIN = "-"
 """The name standard input goes by, on the command line and in verdicts."""
+
+
+_kept_stdin: BinaryIO | None = None
+
+
+def keep_stdin() -> None:
+    """Read standard input to its end now and keep it (in memory, then on disk
+    when large), so that it can be read more than once: for an output that
+    reads games again after the check (the HTML report's boards)."""
+    global _kept_stdin
+    if _kept_stdin is not None:
+        return
+    kept = tempfile.SpooledTemporaryFile(max_size=16 << 20)
+    shutil.copyfileobj(sys.stdin.buffer, kept)
+    _kept_stdin = cast(BinaryIO, kept)
+
+
+def stdin_kept() -> bool:
+    """Whether standard input was kept (:func:`keep_stdin`), so that it can be read again."""
+    return _kept_stdin is not None
+
+
+def forget_stdin() -> None:
+    """Let go of what :func:`keep_stdin` kept: the next read of standard input reads it."""
+    global _kept_stdin
+    if _kept_stdin is not None:
+        _kept_stdin.close()
+    _kept_stdin = None
 
 
 class PathError(Exception):
@@ -43,9 +85,15 @@ class Source:
     """Why this path cannot be read, when that is known before opening it."""
 
     def open(self) -> BinaryIO:
+        """The bytes of the records: decompressed for a compressed file; standard
+        input as it comes, or from the start again once :func:`keep_stdin` kept it.
+        The caller closes it, unless it is standard input."""
         if self.unreadable is not None:
             raise OSError(0, self.unreadable, self.name)
         if self.name == STDIN:
+            if _kept_stdin is not None:
+                _kept_stdin.seek(0)
+                return _kept_stdin
             return sys.stdin.buffer
         return open_record_file(self.name)
 

@@ -51,6 +51,25 @@ class ReadError:
 
 
 @dataclass(frozen=True)
+class Fault:
+    """One reason a game fails a check, and where it is."""
+
+    rule: str
+    """Stable: ``illegal/<reason>``, ``mismatch``, ``error``, ``unfinished`` or ``warning``."""
+    line: int
+    column: int
+    """1-based, in Unicode code points, as the verdict's positions are."""
+    message: str
+    """The cause in the referee's words: the reading error, the mismatch's
+    detail, the illegal turn's reason, the warning; the formats say it in a
+    sentence (``keilref.formats.wording``)."""
+
+
+FAULT_RULES = ("mismatch", "error", "unfinished", "warning")
+"""The rules of a fault other than ``illegal/<reason>``, in a fixed order."""
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The referee's answer for one game."""
 
@@ -103,10 +122,31 @@ class Verdict:
         """The ``Black`` and ``White`` tags, for reports that name the players."""
         return self.black, self.white
 
+    def faults(self, *, strict: bool = False) -> tuple[Fault, ...]:
+        """Why this game fails a check, the status's fault first; empty when it passes.
+
+        The one place that decides it: every format, the summary and the exit
+        code read this. ``strict`` also fails an unfinished game and each
+        warning (a warning alone fails an otherwise passing game).
+        """
+        out: list[Fault] = []
+        line, column = self.location
+        if self.illegal is not None:
+            out.append(Fault(f"illegal/{self.illegal.reason}", line, column, self.illegal.reason))
+        elif self.status is Status.ERROR:
+            out.append(Fault("error", line, column, self.error.message if self.error else "error"))
+        elif self.status is Status.MISMATCH:
+            out.append(Fault("mismatch", line, column, self.detail or "the declared result disagrees"))
+        elif strict and self.status is Status.UNFINISHED:
+            out.append(Fault("unfinished", line, column, "the game did not end"))
+        if strict:
+            places = self.warnings_at + ((self.line, 1),) * (len(self.warnings) - len(self.warnings_at))
+            out.extend(Fault("warning", at[0], at[1], text) for text, at in zip(self.warnings, places))
+        return tuple(out)
+
     def fails(self, *, strict: bool = False) -> bool:
-        """Whether this game fails a check; ``strict`` also fails unfinished
-        games and games with a warning."""
-        return self.status.failed or (strict and (self.status is Status.UNFINISHED or bool(self.warnings)))
+        """Whether this game fails a check: whether it has a fault (see :meth:`faults`)."""
+        return bool(self.faults(strict=strict))
 
     @property
     def rule_sensitive(self) -> bool:

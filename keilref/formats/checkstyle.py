@@ -1,0 +1,75 @@
+"""Checkstyle XML: the report Jenkins Warnings NG, reviewdog and many CI tools read.
+
+One ``<file>`` per file with a failing game, one ``<error>`` per fault (see
+:meth:`~keilref.referee.verdict.Verdict.faults`), at the fault's line and
+column, its ``source`` ``keilref.<rule>``. Checkstyle's severities say how
+much a fault weighs: ``error`` for a game that fails as it is, ``warning``
+for what fails only by ``--strict`` (an unfinished game, a warning).
+Streamed: a file's element is opened when its first fault comes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from xml.sax.saxutils import quoteattr
+
+import keilref
+from keilref.escaping import one_line, shown_name
+from keilref.formats import WriterOptions
+from keilref.formats.findings import Finding, Level, findings
+from keilref.referee.verdict import Verdict
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _attr(text: str) -> str:
+    # XML 1.0 cannot hold most control characters, even escaped.
+    return quoteattr(_NOT_XML.sub("\ufffd", one_line(text)))
+
+
+def severity(f: Finding) -> str:
+    return "warning" if f.rule in ("unfinished", "warning") else "error"
+
+
+class CheckstyleWriter:
+    """``<checkstyle>``, then a ``<file>`` per file with faults, in the order the games come."""
+
+    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
+        self._write = write
+        self._strict = options.strict
+        self._file: str | None = None
+        self._write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        self._write(f"<checkstyle version={_attr(keilref.__version__)}>\n")
+
+    def add(self, v: Verdict) -> None:
+        for f in findings(v, strict=self._strict):
+            if f.level is not Level.ERROR:
+                continue
+            if v.file != self._file:
+                self._end_file()
+                self._file = v.file
+                self._write(f"  <file name={_attr(shown_name(v.file))}>\n")
+            self._write(
+                f'    <error line="{f.line}" column="{f.column}" severity="{severity(f)}"'
+                f" message={_attr(f.message)} source={_attr('keilref.' + f.rule)}/>\n"
+            )
+
+    def _end_file(self) -> None:
+        if self._file is not None:
+            self._write("  </file>\n")
+        self._file = None
+
+    def close(self) -> None:
+        self._end_file()
+        self._write("</checkstyle>\n")
+
+
+def checkstyle_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:
+    """The whole report as a string (see :class:`CheckstyleWriter`)."""
+    parts: list[str] = []
+    writer = CheckstyleWriter(parts.append, WriterOptions(strict=strict))
+    for v in verdicts:
+        writer.add(v)
+    writer.close()
+    return "".join(parts)
