@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import logging
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
@@ -25,3 +30,21 @@ def snapshot_svg(snapshot: SnapshotAssertion) -> SnapshotAssertion:
 def at_the_root(monkeypatch: pytest.MonkeyPatch) -> None:
     """Paths in the output are as given: run from the checkout root with relative paths."""
     monkeypatch.chdir(ROOT)
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[Any]:
+    """A Dask scheduler and two single-threaded worker processes, on 127.0.0.1 only."""
+    if not all(importlib.util.find_spec(m) is not None for m in ("dask", "distributed")):
+        pytest.skip("the dask extra is not installed")
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as c:
+        yield c

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import logging
 import os
 import socket
 import subprocess
@@ -79,24 +78,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
         path.write_text("\n".join(texts), encoding="utf-8")
     (root / "broken.keil").write_text('[Rules "keil"\n1. a1 *\n', encoding="utf-8")
     return root
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
-    """Two local worker processes, on 127.0.0.1 only."""
-    if not HAVE_DASK:
-        pytest.skip("the dask extra is not installed")
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    ) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,12 @@ without it, unless ``KEILREF_REQUIRE_DASK`` is set (CI sets it).
 from __future__ import annotations
 
 import importlib.util
-import logging
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,22 +68,9 @@ def test_docs_command_is_what_keilref_prints(example: Command, request: pytest.F
 
 
 @pytest.fixture(scope="module")
-def cluster_address() -> Iterator[str]:
-    """A scheduler and two single-threaded worker processes on this machine,
-    as tests/test_dask.py starts them."""
-    if not HAVE_DASK:
-        pytest.skip("the dask extra is not installed")
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    ) as cluster:
-        yield cluster.scheduler_address
+def cluster_address(cluster: Any) -> str:
+    """The address of the local cluster tests/conftest.py starts."""
+    return str(cluster.scheduler_address)
 
 
 @pytest.mark.parametrize("example", SCRIPTS, ids=[s.where for s in SCRIPTS])
