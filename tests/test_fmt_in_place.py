@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from keilref.records import reformat as formatting
-from keilref.records import inplace
-from keilref.records.sources import Source
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
+from keilref.records import inplace
+from keilref.records import reformat as formatting
 from keilref.records.record import Record
+from keilref.records.sources import Source
 
 runner = CliRunner()
 
@@ -241,7 +241,7 @@ def test_follow_symlinks_rewrites_the_file_a_link_names_and_keeps_the_link(tmp_p
 
 @pytest.mark.parametrize("trailing", ["", "/"])
 def test_a_directory_link_given_by_name_is_not_followed_without_follow_symlinks(tmp_path: Path, trailing: str) -> None:
-    tree, outside, theirs = linked(tmp_path)
+    tree, _outside, theirs = linked(tmp_path)
     given = f"{tree / 'linked-dir'}{trailing}"
     result = fmt("--in-place", given, str(tree / "ours.keil"))
     assert result.exit_code == EXIT_FAILED
@@ -281,7 +281,7 @@ def test_follow_symlinks_needs_in_place(tmp_path: Path) -> None:
 
 
 def test_a_link_is_refused_by_the_library_too(tmp_path: Path) -> None:
-    tree, outside, theirs = linked(tmp_path)
+    tree, _outside, theirs = linked(tmp_path)
     link = str(tree / "link.keil")
     with pytest.raises(formatting.FormatError, match="a symbolic link; nothing rewritten"):
         formatting.format_source(Source(link), write=True)
@@ -572,7 +572,9 @@ def test_runs_at_once_on_one_file_leave_it_whole(tmp_path: Path) -> None:
         seen: set[tuple[int, int]] = set()
         while any(run.is_alive() for run in runs):
             if victim is not None and time.monotonic() >= kill_at:
-                os.kill(victim.pid or 0, signal.SIGKILL)
+                # Process.kill, not os.kill: the victim may have finished and
+                # been reaped already, and its pid may belong to no one.
+                victim.kill()
                 victim = None
             with open(path, "rb") as f:
                 data, mode = f.read(), stat.S_IMODE(os.fstat(f.fileno()).st_mode)
