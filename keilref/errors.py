@@ -8,6 +8,7 @@ cannot be read raises a :class:`RecordError` carrying its position.
 from __future__ import annotations
 
 from keilref.values import Reason
+from keilref.wording import illegal_turn, turn_name
 
 
 def wrong_type(what: str, value: object, accepted: str) -> TypeError:
@@ -23,25 +24,6 @@ def _check_int(what: str, value: object) -> None:
 def not_a_turn(move: object) -> TypeError:
     """The error for a turn given as something other than its token."""
     return wrong_type("a turn", move, "a str such as 'g7', 'pass' or 'button'")
-
-
-def turn_name(turn: int, token: str) -> str:
-    """A turn as the record numbers it, then as the referee counts it:
-    ``move 16 (Black) e2, turn 31``. Black plays the odd turns.
-
-    Defined here, the lowest level that says it (an illegal move's message),
-    and read by every other place through :mod:`keilref.formats.wording`.
-    """
-    colour = "Black" if turn % 2 == 1 else "White"
-    return f"move {(turn + 1) // 2} ({colour}) {token}, turn {turn}"
-
-
-def illegal_turn(turn: int, token: str, reason: str, repeats_turn: int | None = None) -> str:
-    """``move 16 (Black) e2, turn 31: superko (repeats turn 29)``."""
-    text = f"{turn_name(turn, token)}: {reason}"
-    if repeats_turn is not None:
-        text += f" (repeats turn {repeats_turn})"
-    return text
 
 
 class KeilrefError(Exception):

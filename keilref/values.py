@@ -38,7 +38,7 @@ class Color(enum.IntEnum):
 
 class Reason(enum.Enum):
     """Why a turn is illegal. The values are the words of the verdict schema;
-    :data:`keilref.formats.wording.REASONS` says each in a sentence."""
+    :data:`keilref.wording.REASONS` says each in a sentence."""
 
     OFF_BOARD = "off-board"
     OCCUPIED = "occupied"

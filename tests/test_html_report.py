@@ -23,7 +23,8 @@ from cli_support import ROOT, run, runner
 from keilref.cli import app
 from keilref.formats import FORMATS
 from keilref import Color
-from keilref.formats import html, wording
+from keilref import wording
+from keilref.formats import html
 from keilref.errors import RecordError
 from keilref.engine.game import new_game
 from keilref.records.parser import parse_record

@@ -28,7 +28,9 @@ pytestmark = pytest.mark.skipif(LINT_IMPORTS is None, reason="import-linter is n
 def contract_toml() -> str:
     """The ``[tool.importlinter]`` tables of pyproject.toml, as a config file of their own."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
-    lines = ["[tool.importlinter]", f"root_package = {_toml(config['root_package'])}", ""]
+    lines = ["[tool.importlinter]"]
+    lines.extend(f"{key} = {_toml(value)}" for key, value in config.items() if key != "contracts")
+    lines.append("")
     for contract in config["contracts"]:
         lines.append("[[tool.importlinter.contracts]]")
         lines.extend(f"{key} = {_toml(value)}" for key, value in contract.items())

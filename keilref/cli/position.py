@@ -9,7 +9,8 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 
-from keilref.formats import text as report, wording
+from keilref import wording
+from keilref.formats import text as report
 from keilref.records.sources import NoSuchGame, PathError, nth_game
 from keilref.values import Color, format_number
 from keilref.escaping import shown_name

@@ -19,6 +19,7 @@ from keilref.values import Color, Score, format_number
 from keilref.errors import IllegalMoveError, InvalidMoveError
 from keilref.engine.geometry import Geometry
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules
+from keilref.wording import may_resume
 
 if TYPE_CHECKING:
     from keilref.records.record import Record
@@ -41,12 +42,6 @@ class Territory:
     owner: Color | None
 
 
-
-def may_resume(player: Color) -> str:
-    """``Black may resume``: who may play on where play stopped but did not end
-    (Yugo's first double pass). The one wording of it, for ``repr``, ``show``
-    and the board captions alike."""
-    return f"{player.name.capitalize()} may resume"
 
 class Game:
     """A game in progress under one rule set.

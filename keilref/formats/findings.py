@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 
 from keilref.values import Reason
-from keilref.formats import wording
+from keilref import wording
 from keilref.escaping import one_line
 from keilref.referee.verdict import Fault, Status, Verdict
 
@@ -39,7 +39,7 @@ class Rule:
 
 RULES: tuple[Rule, ...] = (
     *(Rule(f"illegal/{r.value}", f"An illegal turn: {wording.REASONS[r]}.") for r in Reason),
-    *(Rule(s.value, wording.STATUSES[s]) for s in (Status.MISMATCH, Status.ERROR, Status.UNFINISHED)),
+    *(Rule(s.value, wording.STATUSES[s.value]) for s in (Status.MISMATCH, Status.ERROR, Status.UNFINISHED)),
     # Last, so that the indexes of the rules before it stay what they were.
     Rule("warning", wording.WARNING_RULE),
 )

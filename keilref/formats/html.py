@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
-from keilref.formats import svg, wording
+from keilref import wording
+from keilref.formats import svg
 from keilref.records.sources import STDIN, Source, stdin_kept
 from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name

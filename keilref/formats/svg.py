@@ -26,7 +26,7 @@ from keilref.errors import KeilrefError, wrong_type
 from keilref.engine.game import Game, new_game
 from keilref.engine.geometry import HexGeometry, SquareGeometry
 from keilref.engine.rules import ButtonRule
-from keilref.formats import wording
+from keilref import wording
 from keilref.referee.replay import IllegalTurn
 
 UNIT = 40.0

@@ -14,7 +14,7 @@ from keilref.values import Color, Score, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.referee.settings import GameSetup
 from keilref.referee.verdict import Status, Verdict
-from keilref.formats.wording import verdict_message
+from keilref.wording import verdict_message
 
 def text_line(v: Verdict) -> str:
     """One line per game, starting ``FILE:LINE:COLUMN:`` at the fault, as compilers do.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from keilref import wording
 from keilref.records.record import Record
 from keilref.records.writer import STANDARD_TAGS
 
@@ -29,9 +30,7 @@ class Misspelling:
 
     @property
     def message(self) -> str:
-        choices = " or ".join(repr(m) for m in self.meant)
-        case = " (tag names are case-sensitive)" if self.name.lower() == self.meant[0].lower() else ""
-        return f"unknown tag {self.name!r} sets nothing: did you mean {choices}?{case}"
+        return wording.misspelt_tag(self.name, self.meant)
 
 
 def misspelt_tags(record: Record) -> list[Misspelling]:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from keilref import wording
 from keilref.values import Result
 from keilref.escaping import code_point
 from keilref.errors import ConfigError, RecordError, TagError
@@ -85,11 +86,11 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
         else:
             _result_tag(tag, record)
     if record.tag("Size") is None:
-        warnings.append(f"no Size tag: using {size}")
+        warnings.append(wording.missing_tag("Size", size))
     if record.tag("Komi") is None:
-        warnings.append("no Komi tag: using 0")
+        warnings.append(wording.missing_tag("Komi", 0))
     if record.tag("Button") is None and ruleset.button is not ButtonRule.ABSENT:
-        warnings.append("no Button tag: using yes")
+        warnings.append(wording.missing_tag("Button", "yes"))
     declared = record.result if record.result is not None else record.tag_value("Result")
     removed_tag = record.tag("Removed")
     at = (0, 0) if removed_tag is None else (removed_tag.line, removed_tag.column)
@@ -122,15 +123,12 @@ def _rules(record: Record, override: str | None, warnings: list[str], places: li
             # An override chooses a wording of the game's own rules; replaying a
             # game of another family (another board, other pieces) would judge
             # a game that was never played.
-            warnings.append(
-                f"rules {override} not applied: the Rules tag names a {named.family} game, "
-                f"judged under its own rules ({override} is a {ruleset.family} rule set)"
-            )
+            warnings.append(wording.rules_not_applied(override, named.family, ruleset.family))
             return named
-        warnings.append(f'Rules tag "{_q(tag.value)}" overridden: using {override}')
+        warnings.append(wording.rules_overridden(_q(tag.value), override))
         return ruleset
     if tag is None:
-        warnings.append(f"no Rules tag: using {DEFAULT_RULES}")
+        warnings.append(wording.missing_tag("Rules", DEFAULT_RULES))
         return find_rules(DEFAULT_RULES)
     try:
         return find_rules(tag.value)

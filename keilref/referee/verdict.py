@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from keilref import wording
 from keilref.values import Color, Result, ResultKind, Score
 from keilref.errors import ConfigError, RecordError
 from keilref.engine.game import Game
@@ -62,7 +63,7 @@ class Fault:
     message: str
     """The cause in the referee's words: the reading error, the mismatch's
     detail, the illegal turn's reason, the warning; the formats say it in a
-    sentence (``keilref.formats.wording``)."""
+    sentence (``keilref.wording``)."""
 
 
 FAULT_RULES = ("mismatch", "error", "unfinished", "warning")
@@ -136,7 +137,7 @@ class Verdict:
         elif self.status is Status.ERROR:
             out.append(Fault("error", line, column, self.error.message if self.error else "error"))
         elif self.status is Status.MISMATCH:
-            out.append(Fault("mismatch", line, column, self.detail or "the declared result disagrees"))
+            out.append(Fault("mismatch", line, column, self.detail or wording.MISMATCH_FALLBACK))
         elif strict and self.status is Status.UNFINISHED:
             out.append(Fault("unfinished", line, column, "the game did not end"))
         if strict:
@@ -294,7 +295,7 @@ def _warnings_at(setup: GameSetup, record: Record) -> tuple[tuple[int, int], ...
     return tuple((record.line, 1) if place == (0, 0) else place for place in at[: len(setup.warnings)])
 
 
-_CLAIM_NOUN = {ResultKind.RESIGN: "a resignation", ResultKind.TIME: "a loss on time", ResultKind.FORFEIT: "a forfeit"}
+_CLAIMS = (ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT)
 
 
 def _judge(declared: str | None, computed: str | None, to_move: Color) -> tuple[Status, str | None]:
@@ -306,22 +307,20 @@ def _judge(declared: str | None, computed: str | None, to_move: Color) -> tuple[
     claim = Result.parse(declared) if declared is not None else Result(ResultKind.UNKNOWN)
     if claim.kind is ResultKind.UNKNOWN:
         return (Status.OK if computed is not None else Status.UNFINISHED), None
-    if claim.kind in _CLAIM_NOUN:
+    if claim.kind in _CLAIMS:
         if computed is not None:
-            return Status.MISMATCH, f"{_CLAIM_NOUN[claim.kind]} is claimed, but the game ended by two passes"
+            return Status.MISMATCH, wording.claimed_after_end(claim.kind)
         if claim.kind is ResultKind.TIME and claim.winner is to_move:
-            loser, mover = (c.name.capitalize() for c in (to_move.other, to_move))
-            return Status.MISMATCH, f"a loss on time is claimed for {loser}, but {mover} was to move when the record ends"
+            return Status.MISMATCH, wording.time_loss_not_to_move(to_move)
         return Status.OK, None
     if computed is None:
-        what = "a winner-only result" if claim.kind is ResultKind.WINNER else "a score"
-        return Status.MISMATCH, f"{what} is claimed, but the game did not end"
+        return Status.MISMATCH, wording.claimed_unended(claim.kind)
     actual = Result.parse(computed)
     if claim.kind is ResultKind.WINNER:
-        return (Status.OK, None) if claim.winner is actual.winner else (Status.MISMATCH, "wrong winner")
+        return (Status.OK, None) if claim.winner is actual.winner else (Status.MISMATCH, wording.WRONG_WINNER)
     if claim == actual:
         return Status.OK, None
-    return Status.MISMATCH, "wrong winner" if claim.winner != actual.winner else "wrong margin"
+    return Status.MISMATCH, wording.WRONG_WINNER if claim.winner != actual.winner else wording.WRONG_MARGIN
 
 
 def _sibling_results(game: Game, setup: GameSetup) -> tuple[tuple[str, str], ...]:

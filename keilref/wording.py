@@ -1,0 +1,200 @@
+"""Every wording a user reads about a verdict, in one place.
+
+Statuses, the reasons a turn is illegal, the illegal turn itself, the
+details of a mismatch and every warning are worded here and only here.
+Text lines, CI annotations, SARIF, GitLab, Checkstyle, JUnit, the HTML
+report, board captions, ``repr`` and the errors keilref raises all say them
+through this module, so a change of wording is a change of one file.
+
+It sits beneath every stage and imports none of them at run time: the
+referee words a warning while it judges, and a format words a verdict while
+it prints, with the same functions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from keilref.values import Color, Reason, ResultKind
+
+if TYPE_CHECKING:  # the types only: every stage imports this module
+    from keilref.engine.game import Game
+    from keilref.referee.verdict import Fault, Verdict
+
+__all__ = [
+    "REASONS",
+    "STATUSES",
+    "WARNING_RULE",
+    "fault_sentence",
+    "illegal_turn",
+    "may_resume",
+    "play_state",
+    "results",
+    "turn_name",
+    "unfinished_message",
+    "verdict_message",
+]
+
+# -- statuses and reasons ----------------------------------------------------
+
+STATUSES = {
+    "ok": "Every turn legal, and the declared result agrees with the game.",
+    "unfinished": "The game did not end and no result is claimed (a failure with --strict).",
+    "mismatch": "The declared result disagrees with the game.",
+    "illegal": "A turn breaks the rules.",
+    "error": "The record cannot be read: a syntax error or a tag the rules do not allow.",
+}
+"""Each status (by its value) in a sentence: SARIF's rule descriptions, the HTML report."""
+
+REASONS = {
+    Reason.OFF_BOARD: "the point is not on the board",
+    Reason.OCCUPIED: "the point already holds a stone",
+    Reason.SUICIDE: "after captures, the placed stone's group has no liberty",
+    Reason.SUPERKO: "the position repeats one left by an earlier turn of the same player",
+    Reason.PASS_BEFORE_BUTTON: "a pass while the button is still available",
+    Reason.BUTTON_TAKEN: "the button was already taken, or is not in play",
+    Reason.GAME_OVER: "the game had already ended",
+    Reason.PAWN_SURROUNDS: "a pawn placement that changes the number of surrounded groups (Yugo)",
+    Reason.KING_CAPTURES_NOTHING: "a king placement that surrounds no new enemy group (Yugo)",
+    Reason.TRIANGLE: "a placement making a triangle pattern the restriction forbids (Dehil)",
+}
+"""Why a turn is illegal, in words (the one description of each :class:`~keilref.Reason`)."""
+
+WARNING_RULE = (
+    "A warning about the record: a tag misspelt, missing or out of place, an illegal turn in a variation, "
+    "or a clock that cannot be right (a failure with --strict)."
+)
+
+# -- turns ---------------------------------------------------------------------
+
+
+def turn_name(turn: int, token: str) -> str:
+    """A turn as the record numbers it, then as the referee counts it:
+    ``move 16 (Black) e2, turn 31``. Black plays the odd turns."""
+    colour = "Black" if turn % 2 == 1 else "White"
+    return f"move {(turn + 1) // 2} ({colour}) {token}, turn {turn}"
+
+
+def illegal_turn(turn: int, token: str, reason: str, repeats_turn: int | None = None) -> str:
+    """``move 16 (Black) e2, turn 31: superko (repeats turn 29)``."""
+    text = f"{turn_name(turn, token)}: {reason}"
+    if repeats_turn is not None:
+        text += f" (repeats turn {repeats_turn})"
+    return text
+
+
+def may_resume(player: Color) -> str:
+    """``Black may resume``: who may play on where play stopped but did not end
+    (Yugo's first double pass)."""
+    return f"{player.name.capitalize()} may resume"
+
+
+def play_state(game: Game) -> str:
+    """Where play stands: ``game over``, ``play stopped; Black may resume`` (Yugo's
+    first double pass), or ``Black to move``."""
+    if game.is_final:
+        return "game over"
+    if game.is_over:
+        return f"play stopped; {may_resume(game.to_move)}"
+    return f"{game.to_move.name.capitalize()} to move"
+
+
+# -- mismatches ----------------------------------------------------------------
+
+_CLAIM_NOUN = {ResultKind.RESIGN: "a resignation", ResultKind.TIME: "a loss on time", ResultKind.FORFEIT: "a forfeit"}
+
+
+def claimed_after_end(kind: ResultKind) -> str:
+    """A resignation, time or forfeit result for a game that ended by two passes."""
+    return f"{_CLAIM_NOUN[kind]} is claimed, but the game ended by two passes"
+
+
+def time_loss_not_to_move(to_move: Color) -> str:
+    """A loss on time claimed for the player who was not to move."""
+    loser, mover = (c.name.capitalize() for c in (to_move.other, to_move))
+    return f"a loss on time is claimed for {loser}, but {mover} was to move when the record ends"
+
+
+def claimed_unended(kind: ResultKind) -> str:
+    """A score or winner-only result for a game that did not end."""
+    what = "a winner-only result" if kind is ResultKind.WINNER else "a score"
+    return f"{what} is claimed, but the game did not end"
+
+
+WRONG_WINNER = "wrong winner"
+WRONG_MARGIN = "wrong margin"
+MISMATCH_FALLBACK = "the declared result disagrees"
+"""A mismatch without a detail (a verdict built by hand)."""
+
+# -- warnings ----------------------------------------------------------------
+
+
+def misspelt_tag(name: str, meant: tuple[str, ...]) -> str:
+    """``unknown tag 'komi' sets nothing: did you mean 'Komi'? (tag names are case-sensitive)``."""
+    choices = " or ".join(repr(m) for m in meant)
+    case = " (tag names are case-sensitive)" if name.lower() == meant[0].lower() else ""
+    return f"unknown tag {name!r} sets nothing: did you mean {choices}?{case}"
+
+
+def missing_tag(name: str, used: object) -> str:
+    """``no Size tag: using 7``."""
+    return f"no {name} tag: using {used}"
+
+
+def rules_not_applied(override: str, family: str, override_family: str) -> str:
+    """An override of another family than the game's own."""
+    return (
+        f"rules {override} not applied: the Rules tag names a {family} game, "
+        f"judged under its own rules ({override} is a {override_family} rule set)"
+    )
+
+
+def rules_overridden(value: str, override: str) -> str:
+    """``Rules tag "keil" overridden: using keil-2019``; ``value`` is quoted as it stands."""
+    return f'Rules tag "{value}" overridden: using {override}'
+
+
+# -- verdicts ----------------------------------------------------------------
+
+
+def results(v: Verdict) -> str:
+    """``computed W+3.5, declared B+3.5``: the game's result beside the record's."""
+    return f"computed {v.computed or '-'}, declared {v.declared or '-'}"
+
+
+def verdict_message(v: Verdict) -> str:
+    """What the text line says after the status: the reason, in words."""
+    if v.status.value == "error":
+        assert v.error is not None
+        return v.error.message
+    parts = [results(v)]
+    if v.illegal is not None:
+        t = v.illegal
+        parts = [illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)]
+    elif v.status.value == "unfinished" and v.score is not None:
+        parts.append(f"score so far {v.score.result}")
+    if v.detail:
+        parts.append(v.detail)
+    if v.rule_sensitive:
+        others = ", ".join(f"{r} under {name}" for name, r in v.other_results)
+        parts.append(f"rule-sensitive: {others}")
+    return "; ".join(parts)
+
+
+def unfinished_message(v: Verdict) -> str:
+    """``the game did not end; score so far B+3``."""
+    so_far = f"; score so far {v.score.result}" if v.score is not None else ""
+    return f"the game did not end{so_far}"
+
+
+def fault_sentence(v: Verdict, fault: Fault | None = None) -> str:
+    """One fault of a game (by default its status's) in a sentence that names the game:
+    ``game 3: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)``,
+    ``game 2: warning: unknown tag 'komi'; did you mean 'Komi'?``."""
+    rule = fault.rule if fault is not None else v.status.value
+    if rule == "warning":
+        assert fault is not None
+        return f"game {v.game}: warning: {fault.message}"
+    if rule == "unfinished":
+        return f"game {v.game}: unfinished: {unfinished_message(v)}"
+    return f"game {v.game}: {v.status.value}: {verdict_message(v)}"

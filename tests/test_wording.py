@@ -1,0 +1,78 @@
+"""Every wording a user reads about a verdict lives in keilref/wording.py.
+
+The sentences below are the ones the issue tracker has seen drift when two
+modules each said them; no module but the wording module may spell them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from keilref import wording
+from keilref.values import Color, ResultKind
+
+PACKAGE = Path(wording.__file__).parent
+
+# A fragment of each wording, as a module would have to spell it to repeat it.
+FRAGMENTS = [
+    r"is claimed, but",
+    r"was to move when the record ends",
+    r"wrong (winner|margin)",
+    r"the declared result disagrees",
+    r"tag: using",
+    r"overridden: using",
+    r"not applied: the Rules tag",
+    r"sets nothing: did you mean",
+    r"\} may resume",
+    r"play stopped;",
+    r"\(repeats turn",
+    r"\(Black\)|\(White\)|\(\{colou?r\}\)",
+    r"score so far",
+]
+
+
+@pytest.mark.parametrize("fragment", FRAGMENTS)
+def test_no_other_module_spells_a_wording(fragment: str) -> None:
+    pattern = re.compile(fragment)
+    spelt = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "wording.py" and path.parent == PACKAGE:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            stripped = code.strip()
+            # Docstrings quote wordings as examples; only code that builds text counts.
+            if stripped.startswith(("``", '"""')) or "``" in code:
+                continue
+            if pattern.search(code):
+                spelt.append(f"{path.relative_to(PACKAGE.parent)}:{number}: {line.strip()}")
+    assert spelt == []
+
+
+def test_the_mismatch_details() -> None:
+    assert wording.claimed_after_end(ResultKind.RESIGN) == "a resignation is claimed, but the game ended by two passes"
+    assert wording.claimed_unended(ResultKind.WINNER) == "a winner-only result is claimed, but the game did not end"
+    assert wording.claimed_unended(ResultKind.SCORE) == "a score is claimed, but the game did not end"
+    assert wording.time_loss_not_to_move(Color.WHITE) == (
+        "a loss on time is claimed for Black, but White was to move when the record ends"
+    )
+
+
+def test_the_warnings() -> None:
+    assert wording.missing_tag("Komi", 0) == "no Komi tag: using 0"
+    assert wording.misspelt_tag("komi", ("Komi",)) == (
+        "unknown tag 'komi' sets nothing: did you mean 'Komi'? (tag names are case-sensitive)"
+    )
+    assert wording.misspelt_tag("Komj", ("Komi",)) == "unknown tag 'Komj' sets nothing: did you mean 'Komi'?"
+    assert wording.rules_not_applied("yugo", "keil", "yugo") == (
+        "rules yugo not applied: the Rules tag names a keil game, judged under its own rules (yugo is a yugo rule set)"
+    )
+
+
+def test_the_module_imports_no_stage_when_it_runs() -> None:
+    source = (PACKAGE / "wording.py").read_text(encoding="utf-8")
+    top = source.split("if TYPE_CHECKING:", 1)[0]
+    assert re.findall(r"^from keilref\.(\w+)", top, re.MULTILINE) == ["values"]
