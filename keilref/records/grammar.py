@@ -13,6 +13,7 @@ by the scanner alone, and the command line starts without it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterable
@@ -26,7 +27,7 @@ from keilref.records import limits
 from keilref.values import Result
 from keilref.escaping import code_point
 from keilref.errors import RecordSyntaxError
-from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
+from keilref.records.record import Comment, Record, Tag, Turn, TurnKind, Variation
 from keilref.records.scanner import number_text, turn_from_token
 
 __all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser"]
@@ -94,6 +95,15 @@ class _Comments(list[Comment]):
     """A run of comments as the parser reduces it (told apart from the turns
     and tags, which are plain lists and dicts, on the parser's stack)."""
 
+    clock_at: tuple[int, int] | None = None
+    """Where the run's first ``[%clk`` stands, if any."""
+
+    def add(self, token: Token) -> _Comments:
+        self.append(_comment(token.value))
+        if self.clock_at is None and "[%clk" in token.value:
+            self.clock_at = _clock_place(token)
+        return self
+
 
 @functools.lru_cache(maxsize=1024)
 def _comment(text: str) -> Comment:
@@ -142,17 +152,139 @@ def _wrong_number(token: Token, index: int) -> _Fault:
     return _Fault(message, token.line or 0, token.column or 0)
 
 
+class _Notes:
+    """What follows a move, as the parser reduces it: numeric glyphs, comments
+    and variations (comments after a variation are that variation's)."""
+
+    __slots__ = ("clock_at", "comments", "nags", "plain", "variations")
+
+    def __init__(self) -> None:
+        self.nags: list[Token] = []
+        self.comments: list[Comment] = []
+        self.clock_at: tuple[int, int] | None = None
+        self.variations: list[tuple[_PendingVariation, list[Comment]]] = []
+        self.plain = True
+        """Only comments, and no clock among them."""
+
+    def nag(self, token: Token) -> _Notes:
+        self.nags.append(token)
+        self.plain = False
+        return self
+
+    def comment(self, token: Token) -> _Notes:
+        comment = _comment(token.value)
+        if self.variations:
+            self.variations[-1][1].append(comment)
+        else:
+            self.comments.append(comment)
+            if self.clock_at is None and "[%clk" in token.value:
+                self.clock_at = _clock_place(token)
+                self.plain = False
+        return self
+
+    def variation(self, variation: _PendingVariation) -> _Notes:
+        self.variations.append((variation, []))
+        self.plain = False
+        return self
+
+
+def _clock_place(token: Token) -> tuple[int, int]:
+    """Where ``[%clk`` stands inside the comment ``token``."""
+    text: str = token.value
+    offset = text.index("[%clk")
+    newlines = text.count("\n", 0, offset)
+    if newlines:
+        return (token.line or 0) + newlines, offset - text.rindex("\n", 0, offset)
+    return token.line or 0, (token.column or 0) + offset
+
+
+class _PendingVariation:
+    """A variation read but not yet built: its turns' numbers are checked once
+    the turn it replaces has its place in the game."""
+
+    __slots__ = ("comments", "line", "opening")
+
+    def __init__(self, opening: Token, comments: tuple[Comment, ...], line: list[_PendingTurn | Turn]) -> None:
+        self.opening = opening
+        self.comments = comments
+        self.line = line
+
+
+class _PendingTurn:
+    """A turn read but not yet built (see :class:`_PendingVariation`)."""
+
+    __slots__ = ("before", "glyph", "move", "notes", "number")
+
+    def __init__(
+        self, number: Token | None, before: _Comments | None, move: Token, glyph: Token | None, notes: _Notes | None
+    ) -> None:
+        self.number = number
+        self.before = before
+        self.move = move
+        self.glyph = glyph
+        self.notes = notes
+
+
+def _nag(token: Token) -> str:
+    """``$14`` as canonical (``$014`` reads as ``$14``)."""
+    text: str = token.value
+    digits = text[1:].lstrip("0") or "0"
+    if len(digits) > 3 or int(digits) > limits.MAX_NAG:
+        shown = text if len(text) <= 12 else text[:9] + "..."
+        message = f"numeric glyph '{shown}' is out of range: write $0 to ${limits.MAX_NAG}"
+        raise _Fault(message, token.line or 0, token.column or 0)
+    return "$" + digits
+
+
+def _built(pending: _PendingTurn, index: int, depth: int) -> Turn:
+    """The turn ``pending`` at ``index`` in its line (0 for Black's first),
+    with its variations, which start at the same index."""
+    number = pending.number
+    if number is not None and number.value != number_text(index):
+        raise _wrong_number(number, index)
+    notes = pending.notes
+    comments = _comments(pending.before)
+    glyphs: tuple[str, ...] = () if pending.glyph is None else (pending.glyph.value,)
+    variations: tuple[Variation, ...] = ()
+    clock_at = None
+    if notes is not None:
+        comments += tuple(notes.comments)
+        glyphs += tuple(_nag(t) for t in notes.nags)
+        clock_at = notes.clock_at
+        variations = tuple(_variation(v, after, index, depth + 1) for v, after in notes.variations)
+    if clock_at is None and pending.before is not None:
+        clock_at = pending.before.clock_at
+    move = pending.move
+    turn = turn_from_token(move.value, comments, number is not None, move.line or 0, move.column or 0)
+    if not (glyphs or variations or clock_at):
+        return turn
+    return dataclasses.replace(turn, glyphs=glyphs, variations=variations, clock_at=clock_at)
+
+
+def _variation(pending: _PendingVariation, after: list[Comment], index: int, depth: int) -> Variation:
+    opening = pending.opening
+    if depth > limits.MAX_VARIATION_DEPTH:
+        raise _Fault(
+            f"variations nested too deep: at most {limits.MAX_VARIATION_DEPTH} inside one another",
+            opening.line or 0,
+            opening.column or 0,
+        )
+    turns = tuple(
+        t if type(t) is Turn else _built(t, index + i, depth)  # type: ignore[arg-type]
+        for i, t in enumerate(pending.line)
+    )
+    return Variation(turns, pending.comments, tuple(after), opening.line or 0, opening.column or 0)
+
+
 class _Builder(Transformer[Token, Record]):
     """Inline transformer: Lark calls these as it reduces the rules of the
     same names (see the grammar), bottom-up and left to right."""
 
     def first_comment(self, children: list[Token]) -> _Comments:
-        return _Comments((_comment(children[0].value),))
+        return _Comments().add(children[0])
 
     def next_comment(self, children: list[Any]) -> _Comments:
-        run: _Comments = children[0]
-        run.append(_comment(children[1].value))
-        return run
+        return cast(_Comments, children[0]).add(children[1])
 
     def start(self, children: list[Any]) -> Record:
         tags: dict[str, Tag] = children[1]
@@ -196,29 +328,71 @@ class _Builder(Transformer[Token, Record]):
         cap = limits.MAX_TURNS
         return _Fault(f"too many turns: a game may have at most {cap:,}; it was not read", self.first_line, 1)
 
-    def turn(self, children: list[Any]) -> list[Turn]:
-        turns: list[Turn] = children[0]
-        if len(turns) >= limits.MAX_TURNS:
+    read = 0
+    """Turns read so far in this game, variations included: the cap counts them all."""
+
+    def _count(self) -> None:
+        self.read += 1
+        if self.read > limits.MAX_TURNS:
             raise self._too_many()
-        turns.append(_turn(children[1], _comments(children[2]), False))
+
+    def main_turn(self, children: list[Any]) -> list[Turn]:
+        turns: list[Turn] = children[0]
+        pending: _PendingTurn | Turn = children[1]
+        if type(pending) is Turn:  # the common case: unnumbered, no glyph, no variation
+            turns.append(pending)
+        else:
+            turns.append(_built(pending, len(turns), 0))  # type: ignore[arg-type]
         return turns
 
-    def numbered_turn(self, children: list[Any]) -> list[Turn]:
-        # A move number must name the turn after it: ``N.`` before Black's
-        # turn of move N, ``N...`` before White's.
-        turns: list[Turn] = children[0]
-        number: Token = children[1]
-        index = len(turns)
-        if index >= limits.MAX_TURNS:
-            raise self._too_many()
-        if number.value != number_text(index):
-            raise _wrong_number(number, index)
-        before, after = children[2], children[4]
-        if before is None and after is None:
-            turns.append(_turn(children[3], (), True))
-            return turns
-        turns.append(_turn(children[3], _comments(before) + _comments(after), True))
-        return turns
+    def turn(self, children: list[Any]) -> _PendingTurn | Turn:
+        number: Token | None = children[0]
+        before: _Comments | None = children[1]
+        move: Token = children[2]
+        glyph: Token | None = children[3]
+        notes: _Notes | None = children[4]
+        self._count()
+        if number is None and glyph is None and (notes is None or notes.plain):
+            # Nothing to check against the turn's place in its line, and
+            # nothing to build later: the turn is made now.
+            return _turn(move, () if notes is None else tuple(notes.comments), False)
+        if glyph is not None and (glyph.line != move.line or glyph.column != move.end_column):
+            raise _Fault(
+                f"a glyph stands directly after its turn: write '{move.value}{glyph.value}'",
+                glyph.line or 0,
+                glyph.column or 0,
+            )
+        return _PendingTurn(number, before, move, glyph, notes)
+
+    def first_nag(self, children: list[Token]) -> _Notes:
+        return _Notes().nag(children[0])
+
+    def next_nag(self, children: list[Any]) -> _Notes:
+        return cast(_Notes, children[0]).nag(children[1])
+
+    def first_note(self, children: list[Token]) -> _Notes:
+        return _Notes().comment(children[0])
+
+    def next_note(self, children: list[Any]) -> _Notes:
+        return cast(_Notes, children[0]).comment(children[1])
+
+    def first_variation(self, children: list[Any]) -> _Notes:
+        return _Notes().variation(children[0])
+
+    def next_variation(self, children: list[Any]) -> _Notes:
+        return cast(_Notes, children[0]).variation(children[1])
+
+    def variation(self, children: list[Any]) -> _PendingVariation:
+        opening: Token = children[0]
+        return _PendingVariation(opening, _comments(children[1]), children[2])
+
+    def first_line_turn(self, children: list[Any]) -> list[_PendingTurn | Turn]:
+        return [children[0]]
+
+    def next_line_turn(self, children: list[Any]) -> list[_PendingTurn | Turn]:
+        line: list[_PendingTurn | Turn] = children[0]
+        line.append(children[1])
+        return line
 
     def result(self, children: list[Any]) -> tuple[Token, tuple[Comment, ...]]:
         token = children[0]
@@ -282,9 +456,10 @@ _THINGS = {
     "MOVENUM": "a move number",
     "COMMENT": "a comment",
     "RESULT": "a result",
+    "RPAR": "')' to close the variation",
     "$END": "the end of the game",
 }
-_ORDER = ("TAG", "MOVE", "MOVENUM", "COMMENT", "RESULT", "$END")
+_ORDER = ("TAG", "MOVE", "MOVENUM", "COMMENT", "RESULT", "RPAR", "$END")
 _WORD = re.compile(r"[^ \t\n\r{;\ufeff]{1,40}")
 """A word as the grammar's tokens end: at white space (exactly WS), a comment or the end."""
 # MOVE and RESULT without their lookahead: the tokens an unseen character can stop.
@@ -304,6 +479,9 @@ def _expected(terminals: Iterable[str]) -> str:
     wanted = set(terminals)
     if "MOVE" in wanted:
         wanted.discard("MOVENUM")
+    # Glyphs and variations may follow almost any turn; a message names them
+    # only through its hint, so that it says what the reader most likely meant.
+    wanted -= {"GLYPH", "NAG", "LPAR"}
     if wanted & {"TAG", "MOVE", "RESULT"}:
         wanted.discard("$END")
     words = [_THINGS[t] for t in _ORDER if t in wanted]
@@ -334,7 +512,7 @@ def _eof_position(text: str, line_offset: int, column_offset: int) -> tuple[int,
 
 def _found(found: str, allowed: set[str], hint: str = "") -> str:
     """``found X; expected Y``, worded for where the parser stood."""
-    if "MOVE" in allowed and "RESULT" not in allowed:
+    if "MOVE" in allowed and "RESULT" not in allowed and "MOVENUM" not in allowed:
         return f"found {found}; expected a move after the move number{hint}"
     if "TAG" in allowed and "MOVE" not in allowed:
         return f'found {found}; a game starts with tags such as [Event "..."]{hint}'
@@ -343,16 +521,44 @@ def _found(found: str, allowed: set[str], hint: str = "") -> str:
     return f"found {found}; expected {_expected(allowed)}{hint}"
 
 
-_FOUND_TOKEN = {"MOVE": "the move", "MOVENUM": "the move number", "RESULT": "the result", "COMMENT": "a comment"}
+_FOUND_TOKEN = {
+    "MOVE": "the move",
+    "MOVENUM": "the move number",
+    "RESULT": "the result",
+    "COMMENT": "a comment",
+    "GLYPH": "the glyph",
+    "NAG": "the numeric glyph",
+    "LPAR": "the variation",
+    "RPAR": "the word",
+}
 
 
 def _describe(e: UnexpectedInput, text: str, line_offset: int, column_offset: int) -> tuple[str, int, int]:
     """Message, line and column for a Lark error."""
     allowed = _acceptable(e)
+    opening = _open_variation(e)
+    # LALR shares the states after a turn between the main line and the
+    # variations: what may follow depends on which one is open.
+    if opening is None:
+        allowed.discard("RPAR")
+    else:
+        allowed -= {"RESULT", "$END"}
     if isinstance(e, UnexpectedCharacters):
         return _describe_characters(e, text, allowed)
     assert isinstance(e, UnexpectedToken)
     token: Token = e.token
+    if token.type == "$END" and opening is not None:
+        line, column = opening.line or 0, opening.column or 0
+        return "variation never closed: this '(' has no matching ')'", line, column
+    if token.type == "RPAR" and "RPAR" not in allowed:
+        if opening is None:
+            return "found ')' with no '(' before it", token.line or 0, token.column or 0
+        if "MOVENUM" in allowed:
+            return "an empty variation: a variation holds at least one turn", token.line or 0, token.column or 0
+    if token.type == "RESULT" and opening is not None:
+        return "a variation holds no result: the result ends the main line", token.line or 0, token.column or 0
+    if token.type == "LPAR" and "LPAR" not in allowed:
+        return "found '(' where no turn stands before it: a variation follows the turn it replaces", token.line or 0, token.column or 0
     if token.type == "$END":
         number = _pending_number(e)
         if number is not None:
@@ -366,7 +572,17 @@ def _describe(e: UnexpectedInput, text: str, line_offset: int, column_offset: in
         if "MOVE" not in allowed and "RESULT" not in allowed:
             message += f" (expected {_expected(allowed)})"
         return message, line, column
-    return _found(f"{_FOUND_TOKEN.get(token.type, 'the word')} '{token.value}'", allowed), line, column
+    hint = " (a glyph stands directly after its turn, as in 'g7!')" if token.type == "GLYPH" else ""
+    return _found(f"{_FOUND_TOKEN.get(token.type, 'the word')} '{token.value}'", allowed, hint), line, column
+
+
+def _open_variation(e: UnexpectedInput) -> Token | None:
+    """The ``(`` of the innermost variation still open where the parser stopped."""
+    stack = getattr(getattr(e, "state", None), "value_stack", None) or []
+    for item in reversed(stack):
+        if isinstance(item, Token) and item.type == "LPAR":
+            return item
+    return None
 
 
 def _pending_number(e: UnexpectedInput) -> Token | None:
@@ -417,7 +633,13 @@ def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) 
             return message, line, column + unseen
         word = before
     hint = ""
-    if _RESULT_LIKE.match(word):
+    if word[:1] in "!?" and "MOVE" in allowed:
+        hint = " (a glyph stands directly after its turn, as in 'g7!')"
+    elif word[:1] == "$":
+        hint = " (a numeric glyph is $0 to $255)"
+    elif _RESULT_LIKE.match(word) and word.endswith(")"):
+        hint = " (a variation holds no result: the result ends the main line)"
+    elif _RESULT_LIKE.match(word):
         hint = f" ('{word}' is not a result: results are {_RESULT_FORMS})"
     elif word.isdigit():
         hint = f" (a move number ends with a dot: '{word}.' or '{word}...')"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, overload
 
@@ -67,11 +68,26 @@ class Turn:
     """Whether a move number stood before this turn."""
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
+    glyphs: tuple[str, ...] = ()
+    """Annotation glyphs, in the order written: the suffix (``!``, ``?!``...)
+    first, then the numeric ones (``$14``). They never change a verdict."""
+    variations: tuple[Variation, ...] = ()
+    """Alternative lines written after this turn, each replacing it."""
+    clock_at: tuple[int, int] | None = field(default=None, compare=False)
+    """Where the ``[%clk ...]`` command of this turn's comments stands in the file."""
 
     @property
     def text(self) -> str:
         """The token as written, falling back to the canonical one."""
         return self.written or self.move
+
+    @property
+    def clock(self) -> Clock | None:
+        """The mover's time left after this turn, from a ``[%clk H:MM:SS]`` in
+        the comments after it; ``None`` without one, or with one that does
+        not read (:func:`find_clock` tells the two apart)."""
+        found = find_clock(self.comments)
+        return None if found is None else found[1]
 
     @staticmethod
     def of(move: str) -> Turn:
@@ -88,6 +104,67 @@ class Turn:
             return Turn(move, TurnKind.BUTTON)
         piece, _, point = move.rpartition("@")
         return Turn(move, TurnKind.PLACE, point=point, piece=piece or None)
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """``( ... )`` after a turn: an alternative line whose first turn replaces
+    that turn. Its turns may carry variations of their own."""
+
+    turns: tuple[Turn, ...]
+    comments: tuple[Comment, ...] = ()
+    """Comments after the ``(``, before the first turn."""
+    after: tuple[Comment, ...] = ()
+    """Comments after the ``)``, before the next variation or turn."""
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+    """Where its ``(`` stands: the name a user gives the line (``show --line 12:8``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A player's time left, as ``[%clk 0:09:58.3]`` writes it."""
+
+    tenths: int
+    """Tenths of a second; negative for a clock written with a minus sign."""
+
+    @property
+    def seconds(self) -> float:
+        return self.tenths / 10
+
+    def __str__(self) -> str:
+        sign, tenths = ("-", -self.tenths) if self.tenths < 0 else ("", self.tenths)
+        seconds, tenth = divmod(tenths, 10)
+        minutes, second = divmod(seconds, 60)
+        hours, minute = divmod(minutes, 60)
+        return f"{sign}{hours}:{minute:02d}:{second:02d}" + (f".{tenth}" if tenth else "")
+
+
+_CLOCK_COMMAND = re.compile(r"\[%clk\b([^\]]*)\]?")
+_CLOCK = re.compile(r"[ \t]*(-?)([0-9]{1,6}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]))?[ \t]*\Z")
+
+
+def find_clock(comments: tuple[Comment, ...]) -> tuple[str, Clock | None] | None:
+    """The first ``[%clk ...]`` command in ``comments``: its text, and the clock
+    it gives, ``None`` when it does not read as ``H:MM:SS`` or ``H:MM:SS.s``.
+    ``None`` when no comment holds one."""
+    for comment in comments:
+        if "[%clk" not in comment.text:
+            continue
+        m = _CLOCK_COMMAND.search(comment.text)
+        if m is None:
+            continue
+        value = _CLOCK.match(m.group(1)) if m.group(0).endswith("]") else None
+        if value is None:
+            return m.group(0), None
+        sign, hours, minutes, seconds, tenth = value.groups()
+        tenths = ((int(hours) * 60 + int(minutes)) * 60 + int(seconds)) * 10 + int(tenth or 0)
+        return m.group(0), Clock(-tenths if sign else tenths)
+    return None
+
+
+GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
+"""The suffix glyphs, written directly after a turn."""
 
 
 class DeferredTurns(abc.ABC):

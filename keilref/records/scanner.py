@@ -35,7 +35,7 @@ __all__ = ["scan_game"]
 _TOKENS = re.compile(
     r"([ \t\n\r\ufeff]*)(?:"
     # MOVE
-    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff])|(?:pass|button)(?![^ \t\n\r{;\ufeff]))"
+    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff()!?])|(?:pass|button)(?![^ \t\n\r{;\ufeff()!?]))"
     # MOVENUM
     r"|([0-9]+\.+)"
     # COMMENT
@@ -61,6 +61,8 @@ _ESCAPE = re.compile(r"\\(.)")
 
 _PLACE, _PASS, _BUTTON = TurnKind.PLACE, TurnKind.PASS, TurnKind.BUTTON
 _TURN_FIELDS = ("move", "kind", "point", "piece", "comments", "written", "numbered", "line", "column")
+_ANNOTATIONS = ("glyphs", "variations", "clock_at")
+"""Fields of version 2 that a game the scanner reads never has: left at their defaults."""
 
 
 def _turn_maker() -> Callable[[str, TurnKind, str | None, str | None, tuple[Comment, ...], str, bool, int, int], Turn]:
@@ -75,16 +77,16 @@ def _turn_maker() -> Callable[[str, TurnKind, str | None, str | None, tuple[Comm
     """
     slots = vars(Turn).get("__slots__")
     if (
-        tuple(f.name for f in dataclasses.fields(Turn)) != _TURN_FIELDS
+        tuple(f.name for f in dataclasses.fields(Turn)) != _TURN_FIELDS + _ANNOTATIONS
         or hasattr(Turn, "__post_init__")
         or slots is None
-        or tuple(slots) != _TURN_FIELDS
+        or tuple(slots) != _TURN_FIELDS + _ANNOTATIONS
         or len(Turn.__mro__) != 2  # no base class with slots or state of its own
     ):
         return Turn
     new = object.__new__
-    move_, kind_, point_, piece_, comments_, written_, numbered_, line_, column_ = (
-        vars(Turn)[name].__set__ for name in _TURN_FIELDS
+    move_, kind_, point_, piece_, comments_, written_, numbered_, line_, column_, glyphs_, variations_, clock_ = (
+        vars(Turn)[name].__set__ for name in _TURN_FIELDS + _ANNOTATIONS
     )
 
     def make(
@@ -108,11 +110,14 @@ def _turn_maker() -> Callable[[str, TurnKind, str | None, str | None, tuple[Comm
         numbered_(turn, numbered)
         line_(turn, line)
         column_(turn, column)
+        glyphs_(turn, ())
+        variations_(turn, ())
+        clock_(turn, None)
         return turn
 
     args = ("K@a1", _PLACE, "a1", "K", (Comment("c"),), "K@A1", True, 2, 3)
     made, built = make(*args), Turn(*args)
-    if all(getattr(made, name) is getattr(built, name) for name in _TURN_FIELDS) and made == built:
+    if all(getattr(made, name) is getattr(built, name) for name in _TURN_FIELDS + _ANNOTATIONS) and made == built:
         return make
     return Turn
 
@@ -237,6 +242,8 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
             number = num
             pos += len(num)
         elif note:
+            if "[%clk" in note:
+                return None  # a clock: the grammar reads where it stands
             comment = _comment(note)
             if number is not None:
                 pending.append(comment)

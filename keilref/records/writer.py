@@ -22,7 +22,8 @@ from collections.abc import Iterable
 
 from keilref.values import Result
 from keilref.errors import wrong_type
-from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn
+from keilref.records.limits import MAX_NAG, MAX_VARIATION_DEPTH
+from keilref.records.record import GLYPHS, Comment, DeferredTurns, Record, Tag, Turn, Variation
 
 __all__ = ["LINE_WIDTH", "STANDARD_TAGS", "canonical_tags", "write_record", "write_records"]
 
@@ -93,22 +94,42 @@ def write_records(records: Iterable[Record]) -> str:
 
 
 def _write_moves(out: _Lines, record: Record) -> None:
-    after_comment = False
-    for index, turn in enumerate(record.turns):
-        move = index // 2 + 1
-        if index % 2 == 0:
-            out.add(f"{move}. {turn.move}")
-        elif after_comment:
-            out.add(f"{move}... {turn.move}")
-        else:
-            out.add(turn.move)
-        for comment in turn.comments:
-            out.add_comment(comment)
-        after_comment = bool(turn.comments)
+    _write_line(out, record.turns, 0)
     if record.result is not None:
         out.add(record.result)
         for comment in record.result_comments:
             out.add_comment(comment)
+
+
+def _write_line(out: _Lines, turns: Iterable[Turn], start: int, numbered: bool = False) -> None:
+    """Turns from index ``start`` (0 for Black's first), each followed by its
+    glyphs, comments and variations. Black's turns are always numbered, and
+    White's after anything that stands between it and Black's move, or at
+    the start of a variation (``numbered``)."""
+    for index, turn in enumerate(turns, start):
+        move = index // 2 + 1
+        glyphs = turn.glyphs
+        token = turn.move if not glyphs or glyphs[0][0] == "$" else turn.move + glyphs[0]
+        if index % 2 == 0:
+            out.add(f"{move}. {token}")
+        elif numbered:
+            out.add(f"{move}... {token}")
+        else:
+            out.add(token)
+        for glyph in glyphs:
+            if glyph[0] == "$":
+                out.add(glyph)
+        for comment in turn.comments:
+            out.add_comment(comment)
+        for variation in turn.variations:
+            out.opening()
+            for comment in variation.comments:
+                out.add_comment(comment)
+            _write_line(out, variation.turns, index, True)
+            out.closing()
+            for comment in variation.after:
+                out.add_comment(comment)
+        numbered = bool(turn.comments or turn.variations or len(glyphs) > (glyphs[0][0] != "$" if glyphs else 0))
 
 
 def _escape(value: str) -> str:
@@ -124,7 +145,23 @@ class _Lines:
         """The line being filled, after the last newline inside a comment."""
         self.width = 0
 
+    prefix = ""
+    """An opening ``(`` written before the next word."""
+
+    def opening(self) -> None:
+        self.prefix += "("
+
+    def closing(self) -> None:
+        """``)`` right after the last word, or alone on a line after a ``;`` comment."""
+        if self.current and self.width < LINE_WIDTH:
+            self.current += ")"
+            self.width += 1
+        else:
+            self.add(")")
+
     def add(self, word: str) -> None:
+        if self.prefix:
+            word, self.prefix = self.prefix + word, ""
         first, _, _ = word.partition("\n")
         if self.width and self.width + 1 + len(first) > LINE_WIDTH:
             self.new_line()
@@ -174,9 +211,7 @@ def _check(record: Record) -> None:
             raise ValueError(f"the value of tag {tag.name!r} has a line break")
         _check_comments(tag.comments)
     _check_comments(record.head_comments)
-    for turn in record.turns:
-        _check_turn(turn)
-        _check_comments(turn.comments)
+    _check_line(record.turns, 0)
     if record.result is not None:
         if not _RESULT.match(record.result):
             raise ValueError(f"{record.result!r} is not a result token")
@@ -232,6 +267,54 @@ def _check_turn(turn: Turn) -> None:
     move = turn.move
     if move not in ("pass", "button") and not _MOVE.match(move):
         raise ValueError(f"{move!r} is not a canonical turn (g7, K@d4, pass or button)")
+
+
+def _check_line(turns: Iterable[Turn], depth: int) -> None:
+    for turn in turns:
+        _check_turn(turn)
+        _check_comments(turn.comments)
+        _check_glyphs(turn)
+        if turn.variations and depth >= MAX_VARIATION_DEPTH:
+            raise ValueError(f"variations nested more than {MAX_VARIATION_DEPTH} deep")
+        for variation in turn.variations:
+            if not isinstance(variation, Variation):
+                raise wrong_type("each of a turn's variations", variation, "a keilref Variation")
+            if not variation.turns:
+                raise ValueError("a variation needs at least one turn")
+            for part in (variation.turns, variation.comments, variation.after):
+                if not isinstance(part, (tuple, list)):
+                    raise wrong_type("a variation's turns and comments", part, "a tuple")
+            for item in variation.turns:
+                if not isinstance(item, Turn):
+                    raise wrong_type("each of a variation's turns", item, "a keilref Turn")
+                _check_fields(item)
+            for comment in (*variation.comments, *variation.after):
+                if not isinstance(comment, Comment):
+                    raise wrong_type("each of a variation's comments", comment, "a keilref Comment")
+                _check_fields(comment)
+            _check_comments(variation.comments)
+            _check_comments(variation.after)
+            _check_line(variation.turns, depth + 1)
+
+
+_NAG = re.compile(r"\$(?:0|[1-9][0-9]{0,2})\Z")
+
+
+def _check_glyphs(turn: Turn) -> None:
+    glyphs = turn.glyphs
+    if not isinstance(glyphs, (tuple, list)) or not all(isinstance(g, str) for g in glyphs):
+        raise wrong_type("a turn's glyphs", glyphs, "a tuple of str")
+    if not isinstance(turn.variations, (tuple, list)):
+        raise wrong_type("a turn's variations", turn.variations, "a tuple of keilref Variation")
+    for i, glyph in enumerate(glyphs):
+        if glyph in GLYPHS and i == 0:
+            continue
+        m = _NAG.match(glyph)
+        if m is None or int(glyph[1:]) > MAX_NAG:
+            raise ValueError(
+                f"glyph {glyph!r} of turn {turn.move!r}: a turn takes at most one of ! ? !! ?? !? ?!, "
+                f"first, then numeric glyphs $0 to ${MAX_NAG}"
+            )
 
 
 def _check_comments(comments: Iterable[Comment]) -> None:
