@@ -154,6 +154,45 @@ def rules_overridden(value: str, override: str) -> str:
     return f'Rules tag "{value}" overridden: using {override}'
 
 
+def variation_illegal(
+    opened_at: tuple[int, int], turn: int, token: str, reason: str, repeats_turn: int | None = None
+) -> str:
+    """``variation at 12:8: move 13 (White) d4, turn 26: occupied``."""
+    return f"variation at {opened_at[0]}:{opened_at[1]}: {illegal_turn(turn, token, reason, repeats_turn)}"
+
+
+def time_control_unreadable(value: str) -> str:
+    return f'TimeControl "{value}" is not seconds such as 600+5, 600, - or ?: clocks not checked against it'
+
+
+def clock_unreadable(turn: str, text: str) -> str:
+    return f"{turn}: clock {text} does not read as [%clk H:MM:SS]"
+
+
+def clock_without_control(turn: str) -> str:
+    return f'{turn}: a clock in a game without time control (TimeControl "-")'
+
+
+def clock_negative(turn: str, clock: str) -> str:
+    return f"{turn}: clock {clock} is negative"
+
+
+def clock_rises(turn: str, before: str, after: str, increment: str) -> str:
+    return f"{turn}: clock rises from {before} to {after}, more than the increments since ({increment})"
+
+
+def clock_starts_high(turn: str, clock: str, limit: str) -> str:
+    return f"{turn}: clock {clock} is above the time control allows so far ({limit})"
+
+
+def no_fall(loser: Color, clock: str, increment: str) -> str:
+    name = loser.name.capitalize()
+    return (
+        f"a loss on time is claimed for {name}, but {name}'s last clock shows {clock}, "
+        f"more than the increment ({increment}): the clock does not show a fall"
+    )
+
+
 # -- verdicts ----------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:
     from keilref.engine.game import Game
+    from keilref.referee.lines import Node
 
 
 class TurnKind(enum.Enum):
@@ -234,6 +235,27 @@ class Record:
         if isinstance(value, DeferredTurns):
             return value.moves
         return tuple(t.move for t in value)
+
+    @property
+    def annotated(self) -> bool:
+        """Whether the turns may carry variations, glyphs or clocks. ``False``
+        only when a reader deferred the turns, which it does for plain games
+        alone: asking costs nothing, where reading every turn would not."""
+        return not isinstance(self.__dict__["_turns"], DeferredTurns)
+
+    def mainline(self) -> tuple[Turn, ...]:
+        """The turns of the main line (:attr:`turns`; each may hold variations)."""
+        return self.turns
+
+    def tree(self, *, rules: str | None = None) -> Node:
+        """The root of the tree of this record's lines: walk ``node.variations``
+        (the first continues the line, the others are alternatives) and call
+        ``node.game()`` for the position after any turn, as with
+        ``chess.pgn.GameNode``. A bad tag raises :class:`~keilref.TagError`."""
+        # Upward and lazily, like replay() below (named in the layers contract).
+        from keilref.referee.lines import tree
+
+        return tree(self, rules=rules)
 
     def tag(self, name: str) -> Tag | None:
         """The tag named ``name`` (names are unique within a game), or ``None``."""

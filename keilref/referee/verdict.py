@@ -17,6 +17,8 @@ from keilref.errors import ConfigError, RecordError
 from keilref.engine.game import Game
 from keilref.records.record import Record
 from keilref.engine.rules import all_rules, find_rules
+from keilref.referee.clocks import clock_warnings
+from keilref.referee.lines import variation_faults
 from keilref.referee.replay import IllegalTurn, replay
 from keilref.referee.settings import GameSetup, read_setup
 
@@ -251,6 +253,7 @@ def adjudicate(
             white=white,
         )
     g = rep.game
+    notes = _annotation_warnings(record, setup, g)
     base = dict(
         file=file,
         game=game,
@@ -260,8 +263,8 @@ def adjudicate(
         komi=setup.komi,
         turns=g.turn,
         declared=setup.declared,
-        warnings=setup.warnings,
-        warnings_at=_warnings_at(setup, record),
+        warnings=setup.warnings + tuple(message for message, _ in notes),
+        warnings_at=_warnings_at(setup, record) + tuple(at for _, at in notes),
         result_at=_result_at(record),
         event=event,
         black=black,
@@ -280,6 +283,14 @@ def adjudicate(
         other_results=_sibling_results(g, setup) if rep.ended else (),
         **base,  # type: ignore[arg-type]
     )
+
+
+def _annotation_warnings(record: Record, setup: GameSetup, game: Game) -> list[tuple[str, tuple[int, int]]]:
+    """What version 2 adds to judge, as warnings in file order: each
+    variation's illegal turn, and the clock checks."""
+    notes = [(f.message, (f.line, f.column)) for f in variation_faults(record, setup)]
+    notes += clock_warnings(record, setup.declared, game.to_move)
+    return sorted(notes, key=lambda note: note[1])
 
 
 def _result_at(record: Record) -> tuple[int, int] | None:

@@ -1,0 +1,169 @@
+"""The clocks of a timed game: the ``TimeControl`` tag and each turn's ``[%clk]``.
+
+The record format's clock checks are warnings, each located at the clock
+(or at the tag): they never change a status, and ``--strict`` fails them.
+Every turn counts for the increment: placements, passes and the button.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from keilref import wording
+from keilref.records.record import Clock, Record, Turn, find_clock
+from keilref.values import Color, Result, ResultKind
+
+__all__ = ["NO_CONTROL", "TimeControl", "clock_warnings", "line_clocks", "time_control"]
+
+_CONTROL = re.compile(r"([0-9]{1,7})(?:\+([0-9]{1,7}))?\Z")
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """``600+5``: base and increment, in tenths of a second."""
+
+    base: int
+    increment: int
+
+    def __str__(self) -> str:
+        return f"{self.base // 10}+{self.increment // 10}" if self.increment else f"{self.base // 10}"
+
+
+NO_CONTROL = "-"
+"""``TimeControl "-"``: a game without a time control."""
+
+Warning = tuple[str, tuple[int, int]]
+"""A warning's message and where it points (line, column)."""
+
+
+def time_control(record: Record) -> tuple[TimeControl | str | None, list[Warning]]:
+    """The game's time control: a :class:`TimeControl`, :data:`NO_CONTROL`, or
+    ``None`` when unknown (no tag, ``"?"``, or a value that does not read,
+    which is a warning at the tag)."""
+    tag = record.tag("TimeControl")
+    if tag is None or tag.value == "?":
+        return None, []
+    if tag.value == NO_CONTROL:
+        return NO_CONTROL, []
+    m = _CONTROL.match(tag.value)
+    if m is None:
+        return None, [(wording.time_control_unreadable(tag.value), (tag.line, tag.column))]
+    return TimeControl(int(m.group(1)) * 10, int(m.group(2) or 0) * 10), []
+
+
+def line_clocks(turns: Iterable[Turn]) -> list[tuple[int, Turn, Clock | None, str]]:
+    """The clocks of a line: (turn number, turn, clock or ``None`` if it does
+    not read, its text), for each turn with a ``[%clk]``."""
+    out = []
+    for number, turn in enumerate(turns, 1):
+        if not turn.comments:
+            continue
+        found = find_clock(turn.comments)
+        if found is not None:
+            out.append((number, turn, found[1], found[0]))
+    return out
+
+
+def clock_warnings(record: Record, declared: str | None, to_move: Color | None) -> list[Warning]:
+    """Every clock check of the record's main line and its variations, and
+    whether a loss on time shows on the loser's clock.
+
+    ``to_move`` is the player to move where the main line ends (``None`` if
+    it was not replayed to the end).
+    """
+    if not record.annotated:
+        return []  # a reader defers the turns only of games without clocks
+    main = list(record.turns)
+    if not _any_clock(main):
+        # A free-text TimeControl ("30 min") was free text in version 1 and
+        # matters only to clocks: without any, it is left as it is.
+        return []
+    control, warnings = time_control(record)
+    _check_line(main, 0, control, {}, warnings)
+    for index, turn in enumerate(main):
+        _variations(turn, main[:index], control, warnings)
+    if declared is not None:
+        warnings.extend(_no_fall(main, declared, control))
+    return warnings
+
+
+def _any_clock(turns: Iterable[Turn]) -> bool:
+    for turn in turns:
+        if any("[%clk" in c.text for c in turn.comments):
+            return True
+        if any(_any_clock(v.turns) for v in turn.variations):
+            return True
+    return False
+
+
+def _variations(turn: Turn, before: list[Turn], control: TimeControl | str | None, out: list[Warning]) -> None:
+    for variation in turn.variations:
+        line = [*before, *variation.turns]
+        # The line's own clocks are checked from the clocks of the main line before it.
+        last: dict[int, tuple[int, Clock]] = {}
+        _check_line(before, 0, control, last, None)
+        _check_line(line[len(before) :], len(before), control, last, out)
+        for i, inner in enumerate(variation.turns):
+            _variations(inner, line[: len(before) + i], control, out)
+
+
+def _check_line(
+    turns: Sequence[Turn],
+    start: int,
+    control: TimeControl | str | None,
+    last: dict[int, tuple[int, Clock]],
+    out: list[Warning] | None,
+) -> None:
+    """Check the clocks of ``turns`` (the line's turns from index ``start``),
+    given each player's last clock before them in ``last`` (updated)."""
+    warned_no_control = False
+    for number, turn, clock, text in line_clocks(turns):
+        number += start
+        player = number % 2  # 1 Black, 0 White
+        at = turn.clock_at or (turn.line, turn.column)
+        name = wording.turn_name(number, turn.text)
+        message: str | None = None
+        if clock is None:
+            message = wording.clock_unreadable(name, text)
+        elif control == NO_CONTROL:
+            if not warned_no_control:
+                message = wording.clock_without_control(name)
+                warned_no_control = True
+        elif clock.tenths < 0:
+            message = wording.clock_negative(name, str(clock))
+        elif isinstance(control, TimeControl):
+            turns_of_player = (number + 1) // 2
+            if player in last:
+                before_number, before = last[player]
+                gained = control.increment * ((before_number - number) // -2)
+                if clock.tenths > before.tenths + gained:
+                    message = wording.clock_rises(name, str(before), str(clock), str(Clock(gained)))
+            elif clock.tenths > control.base + control.increment * turns_of_player:
+                limit = Clock(control.base + control.increment * turns_of_player)
+                message = wording.clock_starts_high(name, str(clock), str(limit))
+        if message is not None and out is not None:
+            out.append((message, at))
+        if clock is not None:
+            last[player] = (number, clock)
+
+
+def _no_fall(main: list[Turn], declared: str, control: TimeControl | str | None) -> list[Warning]:
+    """A loss on time whose loser's last clock is above the increment."""
+    try:
+        claim = Result.parse(declared)
+    except ValueError:
+        return []
+    if claim.kind is not ResultKind.TIME or claim.winner is None:
+        return []
+    loser = claim.winner.other
+    increment = control.increment if isinstance(control, TimeControl) else 0
+    for number, turn, clock, _ in reversed(line_clocks(main)):
+        if (number % 2 == 1) != (loser is Color.BLACK) or clock is None:
+            continue
+        if clock.tenths > increment:
+            at = turn.clock_at or (turn.line, turn.column)
+            return [(wording.no_fall(loser, str(clock), str(Clock(increment))), at)]
+        return []
+    return []
