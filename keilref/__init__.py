@@ -23,13 +23,14 @@ from keilref.errors import (
 )
 from keilref.engine.game import Game, Group, Territory
 from keilref.records.reading import RecordSource, read_game, read_games
-from keilref.records.record import Record, Tag, Turn, TurnKind
+from keilref.records.record import Clock, Record, Tag, Turn, TurnKind, Variation
 from keilref.records.writer import write_record, write_records
 from keilref.engine.keil import KEIL, KEIL_2019, KeilGame, KeilRules
 from keilref.engine.rules import RuleSet, all_rules, find_rules, register
 # Importing a family registers its rule sets.
 from keilref.engine.dehil import DEHIL, DehilGame
 from keilref.engine.yugo import YUGO, YugoGame
+from keilref.referee.lines import Node
 from keilref.referee.replay import IllegalTurn
 from keilref.referee.verdict import ReadError, Status, Verdict
 from keilref.referee.batches import check_file, check_text
@@ -67,6 +68,9 @@ __all__ = [
     "Territory",
     "Turn",
     "TurnKind",
+    "Variation",
+    "Clock",
+    "Node",
     "all_rules",
     "check_file",
     "check_text",

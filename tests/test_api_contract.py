@@ -142,7 +142,18 @@ def record_drivers() -> tuple[Driver, ...]:
         lambda v: call(record().replay, turn=v),
         lambda v: call(record().replay, rules=v),
         lambda v: call(record().tag_value, v),
+        lambda v: call(keilref.write_record, call(keilref.Record, tags=(tag,), turns=(turn_with(variations=v),))),
+        lambda v: call(keilref.write_record, call(keilref.Record, tags=(tag,), turns=(turn_with(glyphs=v),))),
+        lambda v: call(
+            keilref.write_record,
+            call(keilref.Record, tags=(tag,), turns=(turn_with(variations=(call(keilref.Variation, v),)),)),
+        ),
+        lambda v: call(record().tree, rules=v),
     )
+
+
+def turn_with(**fields: object) -> keilref.Turn:
+    return keilref.Turn("g7", keilref.TurnKind.PLACE, "g7", **fields)  # type: ignore[arg-type]
 
 
 VALUE_ERRORS = (TypeError, ValueError)
@@ -180,6 +191,9 @@ CONTRACT: dict[str, Contract] = {
     "ReadError": Contract(NOTHING, value_class(keilref.ReadError, 1, 1)),
     "Verdict": Contract(NOTHING, value_class(keilref.Verdict, 1, 1, keilref.Status.OK)),
     "Tag": Contract(NOTHING, value_class(keilref.Tag, "x")),
+    "Variation": Contract(NOTHING, value_class(keilref.Variation)),
+    "Clock": Contract(NOTHING, value_class(keilref.Clock)),
+    "Node": Contract((TypeError, keilref.ConfigError), (lambda v: call(record().tree, rules=v),)),
     "Turn": Contract(
         (TypeError,),
         (*value_class(keilref.Turn, keilref.TurnKind.PASS), lambda v: call(keilref.Turn.of, v)),
