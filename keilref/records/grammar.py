@@ -252,8 +252,8 @@ def _built(pending: _PendingTurn, index: int, depth: int) -> Turn:
         glyphs += tuple(_nag(t) for t in notes.nags)
         clock_at = notes.clock_at
         variations = tuple(_variation(v, after, index, depth + 1) for v, after in notes.variations)
-    if clock_at is None and pending.before is not None:
-        clock_at = pending.before.clock_at
+    if pending.before is not None and pending.before.clock_at is not None:
+        clock_at = pending.before.clock_at  # the first clock in the turn's comments is its clock
     move = pending.move
     turn = turn_from_token(move.value, comments, number is not None, move.line or 0, move.column or 0)
     if not (glyphs or variations or clock_at):

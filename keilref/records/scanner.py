@@ -159,13 +159,25 @@ def _add_tag(tags: list[Tag], names: set[str], name: str, raw: str, line: int, c
     return True
 
 
+def _clock_place(note: str, line: int, column: int) -> tuple[int, int]:
+    """Where ``[%clk`` stands inside the comment ``note``, which starts at ``line``:``column``."""
+    offset = note.index("[%clk")
+    newlines = note.count("\n", 0, offset)
+    if newlines:
+        return line + newlines, offset - note.rindex("\n", 0, offset)
+    return line, column + offset
+
+
 def _with_tag_comments(tag: Tag, comments: list[Comment]) -> Tag:
     """The same tag with the comments after it."""
     return Tag(tag.name, tag.value, tag.comments + tuple(comments), tag.line, tag.column)
 
 
-def _with_turn_comments(turn: Turn, comments: list[Comment]) -> Turn:
-    """The same turn with the comments after it (after those before it, if numbered)."""
+def _with_turn_comments(turn: Turn, comments: list[Comment], clock_at: tuple[int, int] | None = None) -> Turn:
+    """The same turn with the comments after it (after those before it, if numbered),
+    and where its clock stands."""
+    if clock_at is None:
+        clock_at = turn.clock_at
     return Turn(
         turn.move,
         turn.kind,
@@ -176,6 +188,7 @@ def _with_turn_comments(turn: Turn, comments: list[Comment]) -> Turn:
         turn.numbered,
         turn.line,
         turn.column,
+        clock_at=clock_at,
     )
 
 
@@ -206,6 +219,7 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
     # comment would copy a run of comments once per comment.
     tag_notes: dict[int, list[Comment]] = {}
     turn_notes: dict[int, list[Comment]] = {}
+    clocks: dict[int, tuple[int, int]] = {}  # where the first [%clk of a turn's comments stands
     result: str | None = None
     result_line = result_column = 0
     result_comments: list[Comment] = []
@@ -242,9 +256,12 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
             number = num
             pos += len(num)
         elif note:
-            if "[%clk" in note:
-                return None  # a clock: the grammar reads where it stands
             comment = _comment(note)
+            if "[%clk" in note and result is None and (number is not None or turns):
+                # The turn's clock: where it stands, for a warning about it.
+                index = len(turns) if number is not None else len(turns) - 1
+                if index not in clocks:
+                    clocks[index] = _clock_place(note, line, pos - line_start + 1)
             if number is not None:
                 pending.append(comment)
             elif result is not None:
@@ -284,7 +301,9 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
     for index, notes in tag_notes.items():
         tags[index] = _with_tag_comments(tags[index], notes)
     for index, notes in turn_notes.items():
-        turns[index] = _with_turn_comments(turns[index], notes)
+        turns[index] = _with_turn_comments(turns[index], notes, clocks.pop(index, None))
+    for index, place in clocks.items():  # a clock between a move number and its move
+        turns[index] = _with_turn_comments(turns[index], [], place)
     if result is None:
         return Record(tuple(tags), tuple(turns), None, tuple(head), (), tags[0].line)
     return Record(
