@@ -151,13 +151,22 @@ class _Lines:
     def opening(self) -> None:
         self.prefix += "("
 
+    last = 0
+    """Where the last word of the current line starts in it."""
+
     def closing(self) -> None:
-        """``)`` right after the last word, or alone on a line after a ``;`` comment."""
-        if self.current and self.width < LINE_WIDTH:
-            self.current += ")"
-            self.width += 1
-        else:
+        """``)`` right after the last word (both on the next line when the line
+        is full), or alone on a line after a ``;`` comment."""
+        if not self.current:
             self.add(")")
+            return
+        if self.width >= LINE_WIDTH and self.last > 0 and "\n" not in self.current[self.last :]:
+            word = self.current[self.last :]
+            self.current = self.current[: self.last - 1]
+            self.new_line()
+            self.add(word)
+        self.current += ")"
+        self.width += 1
 
     def add(self, word: str) -> None:
         if self.prefix:
@@ -168,6 +177,7 @@ class _Lines:
         if self.width:
             self.current += " "
             self.width += 1
+        self.last = len(self.current)
         self.current += word
         last = word.rfind("\n")
         self.width = len(word) - last - 1 if last >= 0 else self.width + len(word)
@@ -184,6 +194,7 @@ class _Lines:
             self.lines.append(self.current)
         self.current = ""
         self.width = 0
+        self.last = 0
 
     def blank_line(self) -> None:
         self.new_line()
