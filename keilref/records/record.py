@@ -131,6 +131,7 @@ class Clock:
 
     @property
     def seconds(self) -> float:
+        """The time left in seconds (``598.3``)."""
         return self.tenths / 10
 
     def __str__(self) -> str:

@@ -18,7 +18,7 @@ from keilref.engine.game import Game
 from keilref.records.record import Record
 from keilref.engine.rules import all_rules, find_rules
 from keilref.referee.clocks import clock_warnings
-from keilref.referee.lines import variation_faults
+from keilref.referee.lines import VariationFault, variation_faults
 from keilref.referee.replay import IllegalTurn, replay
 from keilref.referee.settings import GameSetup, read_setup
 
@@ -107,6 +107,8 @@ class Verdict:
     warnings_at: tuple[tuple[int, int], ...] = ()
     """Line and column each warning points at, in the order of ``warnings``
     (the game's start for a tag that is missing)."""
+    variation_illegal: tuple[VariationFault, ...] = ()
+    """Each variation's first illegal turn (each is also a warning)."""
 
     @property
     def location(self) -> tuple[int, int]:
@@ -184,7 +186,19 @@ class Verdict:
             "event": self.event,
             "black": self.black,
             "white": self.white,
+            # Only for a game that has them: a record of version 1 gets the line it always got.
+            **(
+                {"variation_illegal": [_variation_json(f) for f in self.variation_illegal]}
+                if self.variation_illegal
+                else {}
+            ),
         }
+
+
+def _variation_json(f: VariationFault) -> dict[str, Any]:
+    out: dict[str, Any] = {"opened_at": {"line": f.opened_at[0], "column": f.opened_at[1]}}
+    out.update(_illegal_json(IllegalTurn(f.turn, f.point, f.reason, f.line, f.column, f.repeats_turn)))
+    return out
 
 
 def _illegal_json(t: IllegalTurn) -> dict[str, Any]:
@@ -253,7 +267,8 @@ def adjudicate(
             white=white,
         )
     g = rep.game
-    notes = _annotation_warnings(record, setup, g)
+    variations = variation_faults(record, setup)
+    notes = _annotation_warnings(record, setup, g, variations)
     base = dict(
         file=file,
         game=game,
@@ -266,6 +281,7 @@ def adjudicate(
         warnings=setup.warnings + tuple(message for message, _ in notes),
         warnings_at=_warnings_at(setup, record) + tuple(at for _, at in notes),
         result_at=_result_at(record),
+        variation_illegal=tuple(variations),
         event=event,
         black=black,
         white=white,
@@ -285,10 +301,12 @@ def adjudicate(
     )
 
 
-def _annotation_warnings(record: Record, setup: GameSetup, game: Game) -> list[tuple[str, tuple[int, int]]]:
+def _annotation_warnings(
+    record: Record, setup: GameSetup, game: Game, variations: list[VariationFault]
+) -> list[tuple[str, tuple[int, int]]]:
     """What version 2 adds to judge, as warnings in file order: each
     variation's illegal turn, and the clock checks."""
-    notes = [(f.message, (f.line, f.column)) for f in variation_faults(record, setup)]
+    notes = [(f.message, (f.line, f.column)) for f in variations]
     notes += clock_warnings(record, setup.declared, game.to_move)
     return sorted(notes, key=lambda note: note[1])
 
