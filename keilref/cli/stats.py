@@ -35,6 +35,13 @@ def stats(
     ] = None,
     rules: RulesOption = None,
     jobs: JobsOption = None,
+    standings: Annotated[
+        bool,
+        typer.Option(
+            "--standings",
+            help="Print each event's standings and crosstable instead, from the games whose verdict is ok.",
+        ),
+    ] = False,
 ) -> None:
     """Statistics of an archive: results by rules, size and komi; lengths; fair komi."""
     from keilref.formats import stats_report
@@ -47,6 +54,16 @@ def stats(
         sources = expand_paths(paths, on_note=say_note)
     except PathError as e:
         fail(str(e))
+    if standings:
+        from keilref.formats import standings_report
+        from keilref.referee.batches import check_sources
+        from keilref.referee.standings import standings as event_standings
+
+        with progress_bar(sources, streaming=False) as advance:
+            events = event_standings(check_sources(sources, rules=rules, jobs=_workers(jobs), on_progress=advance))
+        writer = standings_report.to_text if format == "text" else standings_report.to_json
+        typer.echo(writer(events), nl=False)
+        return
     with progress_bar(sources, streaming=False) as advance:
         result = archive_stats(sources, rules=rules, jobs=_workers(jobs), on_progress=advance)
     if plot is not None:

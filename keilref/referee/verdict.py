@@ -102,6 +102,8 @@ class Verdict:
     """The ``Black`` tag: who played Black."""
     white: str | None = None
     """The ``White`` tag: who played White."""
+    round: str | None = None
+    """The ``Round`` tag, for standings (not in the JSON line, which predates it)."""
     result_at: tuple[int, int] | None = None
     """Line and column of the declared result (the token, else the ``Result`` tag)."""
     warnings_at: tuple[tuple[int, int], ...] = ()
@@ -239,12 +241,12 @@ def adjudicate(
     if isinstance(item, RecordError):
         return error_verdict(item, file=file, game=game, line=line)
     record = item
-    event, black, white = (record.tag_value(name) for name in ("Event", "Black", "White"))
+    event, black, white, round_ = (record.tag_value(name) for name in ("Event", "Black", "White", "Round"))
     try:
         setup = read_setup(record, rules=rules)
     except RecordError as e:
         failed = error_verdict(e, file=file, game=game, line=record.line)
-        return replace(failed, event=event, black=black, white=white)
+        return replace(failed, event=event, black=black, white=white, round=round_)
     try:
         rep = replay(record, setup=setup)
     except RecordError as e:
@@ -265,6 +267,7 @@ def adjudicate(
             event=event,
             black=black,
             white=white,
+            round=round_,
         )
     g = rep.game
     variations = variation_faults(record, setup)
@@ -285,6 +288,7 @@ def adjudicate(
         event=event,
         black=black,
         white=white,
+        round=round_,
     )
     score = g.score()
     if rep.illegal is not None:
