@@ -147,6 +147,13 @@ def check(
                 target.commit()
         if interrupted and format != "text":
             typer.echo(f"keilref: {summary}", err=True)
+        elif not interrupted and target is not None:
+            # The report went to a file: the terminal still says how the check went.
+            typer.echo(summary)
+        elif not interrupted and format != "text" and sys.stderr.isatty():
+            # Standard output holds the document, which the summary must not
+            # break; a pipeline reading standard error gets nothing it did not ask for.
+            typer.echo(f"keilref: {summary}", err=True)
         if interrupted:
             raise typer.Exit(EXIT_INTERRUPTED)
         if missing:
