@@ -263,3 +263,29 @@ def test_the_schema_refuses_what_warnings_ng_could_not_read() -> None:
     schema = _checkstyle_schema()
     assert not schema.is_valid('<checkstyle><file name="a"><error line="1" severity="fatal" message="m" source="s"/></file></checkstyle>')
     assert not schema.is_valid('<checkstyle><file><error line="1" severity="error" message="m" source="s"/></file></checkstyle>')
+
+
+# --- JUnit for Jenkins ---------------------------------------------------------------
+
+
+def test_junit_classes_are_paths_without_the_suffix_and_bodies_keep_their_lines(
+    at_the_root: None, tmp_path: Path
+) -> None:
+    game = tmp_path / "club.night.keil"
+    game.write_text('[Event "E"] [komi "3"]\n1. g7 *\n', encoding="utf-8")  # unfinished, two warnings at least
+    r = run("check", "--strict", "--format", "junit", "records/faults/illegal-superko.keil", str(game))
+    root = ET.fromstring(r.stdout)
+    assert float(root.get("time", "x")) >= 0
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == ["records/faults/illegal-superko.keil", str(game)]
+    cases = [s.find("testcase") for s in suites]
+    # Jenkins splits at dots into package and class: directories become packages.
+    assert cases[0] is not None and cases[0].get("classname") == "records.faults.illegal-superko"
+    assert cases[1] is not None and cases[1].get("classname") == ".".join([*tmp_path.parts[1:], "club_night"])
+    assert all(float(s.get("time", "x")) >= 0 and float(c.get("time", "x")) >= 0 for s, c in zip(suites, cases))
+    failure = cases[1].find("failure")
+    assert failure is not None and failure.text is not None
+    lines = failure.text.split("\n")
+    assert len(lines) >= 3 and "\\x0a" not in failure.text
+    assert lines[0].endswith("unfinished: computed -, declared *; score so far " + lines[0].rsplit(" ", 1)[-1])
+    assert any("unknown tag 'komi' sets nothing" in line for line in lines[1:])

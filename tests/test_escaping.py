@@ -308,8 +308,8 @@ def test_a_literal_escape_and_the_character_it_stands_for_print_differently(tmp_
     assert fmt == ["would reformat a\\\\x0d.keil", "would reformat a\\x0d.keil"]
     junit = ET.fromstring(_keilref("check", "-f", "junit", literal, actual, cwd=tmp_path).stdout)
     assert [(s.get("name"), s[0].get("classname")) for s in junit] == [
-        ("a\\\\x0d.keil", "a\\\\x0d.keil"),
-        ("a\\x0d.keil", "a\\x0d.keil"),
+        ("a\\\\x0d.keil", "a\\\\x0d"),
+        ("a\\x0d.keil", "a\\x0d"),
     ]
     jsonl = _keilref("check", "-f", "jsonl", literal, actual, cwd=tmp_path).stdout.decode().splitlines()
     assert [json.loads(line)["file"] for line in jsonl] == ["a\\\\x0d.keil", "a\\x0d.keil"]

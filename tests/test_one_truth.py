@@ -126,13 +126,14 @@ def parse(fmt: str, text: str) -> tuple[Causes, bool]:
                 _add(out, (m.group(1), _game(m.group(3))), m.group(2))
         return out, False
     if fmt == "junit":
-        for case in ET.fromstring(text).iter("testcase"):
-            failure = case.find("failure")
-            if failure is not None:
-                game = int(re.match(r"game (\d+)", case.get("name", "")).group(1))  # type: ignore[union-attr]
-                kind, reason = failure.get("type", ""), failure.get("message", "")
-                # One failure per test case: the first cause.
-                _add(out, (case.get("classname", ""), game), f"{kind}/{reason}" if kind == "illegal" else kind)
+        for suite in ET.fromstring(text).iter("testsuite"):
+            for case in suite.iter("testcase"):
+                failure = case.find("failure")
+                if failure is not None:
+                    game = int(re.match(r"game (\d+)", case.get("name", "")).group(1))  # type: ignore[union-attr]
+                    kind, reason = failure.get("type", ""), failure.get("message", "")
+                    # One failure per test case: the first cause. The suite is the file.
+                    _add(out, (suite.get("name", ""), game), f"{kind}/{reason}" if kind == "illegal" else kind)
         return out, True
     if fmt == "html":
         rows = re.findall(

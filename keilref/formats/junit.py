@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from typing import IO
 from xml.sax.saxutils import escape, quoteattr
@@ -37,6 +38,10 @@ class JUnitWriter:
         self._file: str | None = None
         self._tests = self._failures = 0
         self._suite_tests = self._suite_failures = 0
+        # A testcase's time is the time from the verdict before it to its own: what
+        # the check spent on it, spread over the workers when there are several.
+        self._started = self._last = time.perf_counter()
+        self._suite_time = 0.0
 
     def add(self, v: Verdict) -> None:
         if v.file != self._file:
@@ -49,7 +54,12 @@ class JUnitWriter:
         self._failures += fails
         self._suite_failures += fails
         name = _xml_attr(f"game {v.game} (line {v.line})")
-        self._suite.append(f"    <testcase classname={_xml_attr(shown_name(v.file))} name={name}>")
+        now = time.perf_counter()
+        spent, self._last = now - self._last, now
+        self._suite_time += spent
+        self._suite.append(
+            f"    <testcase classname={_xml_attr(class_name(v.file))} name={name} time=\"{spent:.3f}\">"
+        )
         tags = [(key, value) for key, value in (("event", v.event), ("black", v.black), ("white", v.white)) if value]
         if tags:
             self._suite.append("      <properties>")
@@ -84,7 +94,7 @@ class JUnitWriter:
             return
         self._body.write(
             f"  <testsuite name={_xml_attr(shown_name(self._file))} tests=\"{self._suite_tests}\" "
-            f"failures=\"{self._suite_failures}\">\n"
+            f"failures=\"{self._suite_failures}\" time=\"{self._suite_time:.3f}\">\n"
         )
         if self._suite_spool is not None:
             self._suite_spool.seek(0)
@@ -96,12 +106,16 @@ class JUnitWriter:
         self._body.write("  </testsuite>\n")
         self._suite = []
         self._suite_tests = self._suite_failures = 0
+        self._suite_time = 0.0
         self._file = None
 
     def close(self) -> None:
         self._end_suite()
         self._write('<?xml version="1.0" encoding="UTF-8"?>\n')
-        self._write(f'<testsuites name="keilref" tests="{self._tests}" failures="{self._failures}">\n')
+        spent = time.perf_counter() - self._started
+        self._write(
+            f'<testsuites name="keilref" tests="{self._tests}" failures="{self._failures}" time="{spent:.3f}">\n'
+        )
         self._body.seek(0)
         while chunk := self._body.read(1 << 16):
             self._write(chunk)
@@ -122,10 +136,24 @@ def junit_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+_RECORD_SUFFIX = re.compile(r"\.(?:keil|json)(?:\.(?:gz|bz2|xz|zst))?\Z")
+
+
+def class_name(file: str) -> str:
+    """A file as a JUnit class: ``records.faults.illegal-superko`` for
+    ``records/faults/illegal-superko.keil``. Jenkins splits a class name at
+    its dots into package and class, so the directories become packages, the
+    suffix goes, and any other dot is written ``_``."""
+    name = _RECORD_SUFFIX.sub("", shown_name(file)).strip("/") or shown_name(file)
+    parts = [p.replace(".", "_") for p in name.split("/") if p not in ("", ".")]
+    return ".".join(parts) or "_"
+
+
 def _xml_text(text: str) -> str:
-    """Escaped for XML, with control characters (which XML 1.0 cannot hold)
-    and undecodable bytes of file names written as escapes."""
-    return escape(_NOT_XML.sub("\ufffd", one_line(text)))
+    """Escaped for XML, line by line: line breaks stay real ones, other
+    control characters (which XML 1.0 cannot hold) and undecodable bytes of
+    file names are written as escapes."""
+    return "\n".join(escape(_NOT_XML.sub("\ufffd", one_line(line))) for line in text.split("\n"))
 
 
 def _xml_attr(text: str) -> str:
