@@ -175,11 +175,21 @@ def test_github_over_ten_failures_notes_the_rest_and_writes_the_summary(
     assert text.startswith("earlier step\n### keilref: 46 failing games\n"), "appended, never overwritten"
     rows = [ln for ln in text.splitlines() if ln.startswith("| ") and not ln.startswith("| file ")]
     assert len(rows) == 46
-    superko = next(r for r in rows if "illegal\\-superko" in r)
+    # Only what means something inside a cell is escaped: "-" and "(" read as written.
+    superko = next(r for r in rows if "illegal-superko" in r)
     assert superko == (
-        "| records/faults/illegal\\-superko.keil | 8:79 | 1 | illegal | "
-        "game 1: illegal: move 16 \\(Black\\) e2, turn 31: superko \\(repeats turn 29\\) |"
+        "| records/faults/illegal-superko.keil | 8:79 | 1 | illegal | "
+        "game 1: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29) |"
     )
+
+
+def test_a_summary_cell_escapes_only_what_a_cell_reads_as_markdown() -> None:
+    from keilref.formats.github import _cell
+
+    assert _cell("a_b *c* `d` [e](f) ![g] <h> & i|j ~k~ \\") == (
+        "a\\_b \\*c\\* \\`d\\` \\[e\\](f) !\\[g\\] \\<h\\> \\& i\\|j \\~k\\~ \\\\"
+    )
+    assert _cell("error-button-turn.keil: - + # (1) ! {x}") == "error-button-turn.keil: - + # (1) ! {x}"
 
 
 def test_github_with_few_failures_writes_no_summary(

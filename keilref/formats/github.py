@@ -23,7 +23,12 @@ ANNOTATION_LIMIT = 10
 SUMMARY_LIMIT = 1000 * 1000
 """Bytes of table written to the job summary: GitHub refuses a summary over 1 MiB."""
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-!|~&])")
+# Inside a table cell only inline syntax applies: code spans, emphasis,
+# links and images (an escaped "[" disarms "!" and "(" after it), HTML and
+# autolinks, entities, GFM strikethrough and the cell separator. "-", "+",
+# "#", "(" and the like mean something only at the start of a block line,
+# which a cell never is, so they stay as written.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 
 
 def _cell(text: str) -> str:
