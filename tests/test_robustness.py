@@ -175,3 +175,16 @@ def test_piece_letters_are_the_rule_family_s_to_judge() -> None:
         error = v["error"]
         assert isinstance(error, dict) and hint in error["message"]
         assert (error["line"], error["column"]) in ((3, 4), (2, 4))
+
+
+def test_a_walk_skips_hidden_directories_but_reads_one_given_by_name(tmp_path: Path) -> None:
+    from keilref.records.sources import expand_paths
+
+    game = '[Rules "keil"] [Size "3"] [Komi "2"] [Button "yes"]\n1. e3 a1 B+R\n'
+    for folder in ("a", ".git", ".hidden/deep", "b/.cache"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "g.keil").write_text(game, encoding="utf-8")
+    found = [os.path.relpath(s.name, tmp_path) for s in expand_paths([str(tmp_path)])]
+    assert found == ["a/g.keil"]
+    named = [os.path.relpath(s.name, tmp_path) for s in expand_paths([str(tmp_path / ".hidden")])]
+    assert named == [".hidden/deep/g.keil"]

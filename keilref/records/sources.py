@@ -181,7 +181,8 @@ def _walk(top: str, endings: tuple[str, ...]) -> tuple[list[Source], list[str]]:
 
     Symbolic links, to files (with one of ``endings``) or to directories,
     are skipped: a walk stays inside the tree it was given (a link out of it
-    would have ``fmt --in-place`` rewrite a file elsewhere).
+    would have ``fmt --in-place`` rewrite a file elsewhere). So are
+    directories whose names start with a dot.
     """
     found: list[Source] = []
     links: list[str] = []
@@ -191,7 +192,10 @@ def _walk(top: str, endings: tuple[str, ...]) -> tuple[list[Source], list[str]]:
         found.append(Source(name, unreadable=e.strerror or str(e)))
 
     for root, dirs, files in os.walk(top, onerror=unreadable, followlinks=False):
-        dirs.sort()
+        # Hidden directories (.git, .venv, .cache...) hold no archive a user
+        # meant to check, as ruff and git themselves assume: a walk leaves
+        # them out. One named on the command line is still read.
+        dirs[:] = sorted(name for name in dirs if not name.startswith("."))
         links.extend(path for path in (os.path.join(root, name) for name in dirs) if os.path.islink(path))
         for name in files:
             if name.endswith(endings):
