@@ -299,3 +299,12 @@ def test_junit_classes_are_paths_without_the_suffix_and_bodies_keep_their_lines(
     assert len(lines) >= 3 and "\\x0a" not in failure.text
     assert lines[0].endswith("unfinished: computed -, declared *; score so far " + lines[0].rsplit(" ", 1)[-1])
     assert any("unknown tag 'komi' sets nothing" in line for line in lines[1:])
+
+
+@pytest.mark.parametrize("fmt", ["text", "sarif"])
+def test_exit_zero_reports_the_failures_and_exits_0(at_the_root: None, fmt: str) -> None:
+    failing = run("check", "--format", fmt, "records/faults/illegal-superko.keil")
+    passing = run("check", "--exit-zero", "--format", fmt, "records/faults/illegal-superko.keil")
+    assert (failing.exit_code, passing.exit_code) == (1, 0)
+    assert "superko" in passing.stdout
+    assert run("check", "--exit-zero", "no/such/path.keil").exit_code == 2  # a usage error is still one

@@ -80,6 +80,13 @@ def check(
             "--scheduler", metavar="ADDRESS", help="Check on the running Dask cluster there (needs keilref[dask])."
         ),
     ] = None,
+    exit_zero: Annotated[
+        bool,
+        typer.Option(
+            "--exit-zero",
+            help="Exit 0 even when games fail (the report still says so); a usage error still exits 2.",
+        ),
+    ] = False,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
     format = _choose(format, tuple(FORMATS), "--format")
@@ -158,7 +165,7 @@ def check(
             raise typer.Exit(EXIT_INTERRUPTED)
         if missing:
             raise typer.Exit(EXIT_USAGE)
-        raise typer.Exit(EXIT_FAILED if printer.failed else EXIT_OK)
+        raise typer.Exit(EXIT_FAILED if printer.failed and not exit_zero else EXIT_OK)
     finally:
         forget_stdin()  # what keep_stdin kept, however the check ended
 
