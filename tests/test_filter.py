@@ -288,3 +288,25 @@ def test_the_readme_duplicates_example_is_what_filter_says(monkeypatch: pytest.M
     result = CliRunner().invoke(app, args)
     assert result.exit_code == EXIT_OK
     assert result.stderr == block.group(2)
+
+
+def test_a_misspelt_status_gets_a_suggestion_and_case_is_ignored(tmp_path: Path) -> None:
+    from cli_support import run
+
+    wrong = run("filter", "--status", "ilegal", str(RECORDS / "games"))
+    assert wrong.exit_code == 2
+    assert "did you mean 'illegal'?" in wrong.stderr
+    upper = run("filter", "--status", "OK", "--min-turns", "99999", str(RECORDS / "games"))
+    assert upper.exit_code == 0
+
+
+def test_help_names_values_as_a_user_writes_them() -> None:
+    from cli_support import run
+
+    for command in ("filter", "stats", "check"):
+        text = run(command, "--help").stdout
+        assert "<" not in text and "list[" not in text and "int range" not in text, command
+    jobs = run("check", "--jobs", "0", str(RECORDS / "games"))
+    assert jobs.exit_code == 2
+    assert "0 is not a number of processes: give 1 to 1,024" in jobs.stderr
+    assert "Input should be" not in jobs.stderr

@@ -162,10 +162,21 @@ TurnOption = Annotated[
     Optional[int], typer.Option("--turn", min=0, metavar="N", help="Position after this turn (default: the end).")
 ]
 
+def _jobs_value(value: int | None) -> int | None:
+    # Click's own range check words it as "Input should be greater than or equal to 1".
+    if value is not None and not 1 <= value <= MAX_JOBS:
+        raise typer.BadParameter(f"{value} is not a number of processes: give 1 to {MAX_JOBS:,}")
+    return value
+
+
 JobsOption = Annotated[
     Optional[int],
     typer.Option(
-        "--jobs", "-j", min=1, max=MAX_JOBS, metavar="N", help="Processes to use (default, and at most: all cores)."
+        "--jobs",
+        "-j",
+        metavar="N",
+        callback=_jobs_value,
+        help=f"Processes to use, 1 to {MAX_JOBS:,} (default, and at most: all cores).",
     ),
 ]
 

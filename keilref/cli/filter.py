@@ -20,6 +20,7 @@ from keilref.cli.app import (
     EXIT_FAILED,
     EXIT_OK,
     JobsOption,
+    _choose,
     _check_rules,
     _workers,
     fail,
@@ -32,24 +33,24 @@ from keilref.cli.app import (
 def filter_games(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
     status: Annotated[
-        Optional[list[str]], typer.Option("--status", help="Only games with this status; repeat for any of several.")
+        Optional[list[str]], typer.Option("--status", metavar="STATUS", help="Only games with this status; repeat for any of several.")
     ] = None,
     rules: Annotated[
-        Optional[list[str]], typer.Option("--rules", help="Only games under these rules; repeat for any of several.")
+        Optional[list[str]], typer.Option("--rules", metavar="RULES", help="Only games under these rules; repeat for any of several.")
     ] = None,
     size: Annotated[
-        Optional[list[int]], typer.Option("--size", min=1, help="Only games of this size; repeat for any of several.")
+        Optional[list[int]], typer.Option("--size", min=1, metavar="N", help="Only games of this size; repeat for any of several.")
     ] = None,
     player: Annotated[
         Optional[list[str]],
-        typer.Option("--player", help="Only games where Black or White contains NAME (any case); repeat for all."),
+        typer.Option("--player", metavar="NAME", help="Only games where Black or White contains NAME (any case); repeat for all."),
     ] = None,
     tag: Annotated[
         Optional[list[str]],
-        typer.Option("--tag", help="Only games with this tag and exact value, as Name=value; repeat for all."),
+        typer.Option("--tag", metavar="NAME=VALUE", help="Only games with this tag and exact value, as Name=value; repeat for all."),
     ] = None,
     min_turns: Annotated[
-        int, typer.Option("--min-turns", min=0, help="Only games with at least this many turns replayed.")
+        int, typer.Option("--min-turns", min=0, metavar="N", help="Only games with at least this many turns replayed.")
     ] = 0,
     rule_sensitive: Annotated[
         bool, typer.Option("--rule-sensitive", help="Only games whose winner differs under the sibling rule set.")
@@ -61,7 +62,7 @@ def filter_games(
         bool, typer.Option("--unique", help="Leave out games with the rules, size and turns of an earlier one.")
     ] = False,
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Write the games to this file, not stdout.")
+        Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="Write the games to this file, not stdout.")
     ] = None,
     jobs: JobsOption = None,
 ) -> None:
@@ -73,9 +74,7 @@ def filter_games(
     if paths.count("-") > 1:
         fail("standard input can be read only once")
     known_statuses = [s.value for s in Status]
-    for s in status or []:
-        if s not in known_statuses:
-            fail(f"unknown status {s!r} (expected {', '.join(known_statuses)})")
+    status = [_choose(s, known_statuses, "--status") for s in status or []] or None
     for r in rules or []:
         _check_rules(r)
     tags = []

@@ -29,9 +29,9 @@ from keilref.cli.app import (
 @app.command()
 def stats(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    format: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
     plot: Annotated[
-        Optional[Path], typer.Option("--plot", help="Also draw the win rates and lengths to this SVG file.")
+        Optional[Path], typer.Option("--plot", metavar="FILE", help="Also draw the win rates and lengths to this SVG file.")
     ] = None,
     rules: RulesOption = None,
     jobs: JobsOption = None,
