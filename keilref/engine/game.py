@@ -200,6 +200,17 @@ class Game:
             return f"<{where}, stopped: {self.score().result}; {may_resume(self.to_move)}>"
         return f"<{where}, {player} to move>"
 
+    def __str__(self) -> str:
+        """The board as the text diagram, as ``str(chess.Board())`` draws one;
+        ``repr`` stays the one-line summary."""
+        return self.diagram()
+
+    def _repr_html_(self) -> str:
+        """The board and where play stands, for a notebook."""
+        from keilref.formats.svg import game_html  # lazily, as _repr_svg_
+
+        return game_html(self)
+
     def _repr_svg_(self) -> str:
         """The board as SVG, so a game shows itself in Jupyter."""
         # Lazily, as python-chess's boards do: the engine does not draw, and

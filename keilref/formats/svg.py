@@ -16,6 +16,7 @@ last turn a ring, an illegal point a cross, captured stones a dashed outline.
 from __future__ import annotations
 
 import functools
+from html import escape as html_escape
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
@@ -485,3 +486,14 @@ def to_png(svg_text: str) -> bytes:
         ) from None
     data = resvg_py.svg_to_bytes(svg_string=svg_text, background="#ffffff")
     return bytes(data)
+
+
+def game_html(game: Game) -> str:
+    """A game as a notebook shows it: the board, then the score and where play stands."""
+    score = game.score()
+    state = wording.play_state(game)
+    points = f"Black {score.black:g}, White {score.white:g} (komi included): {score.result}"
+    return (
+        f'<div class="keilref-game">{board(game, size=320)}'
+        f"<p>{html_escape(repr(game))}<br>{html_escape(state)}; {html_escape(points)}</p></div>"
+    )

@@ -10,6 +10,8 @@ from __future__ import annotations
 import abc
 import enum
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, overload
 
@@ -257,6 +259,12 @@ class Record:
         from keilref.referee.lines import tree
 
         return tree(self, rules=rules)
+
+    @property
+    def headers(self) -> Mapping[str, str]:
+        """The tags as a read-only mapping of name to value, in the order
+        written, as ``chess.pgn.Game.headers`` holds a PGN game's."""
+        return MappingProxyType({t.name: t.value for t in self.tags})
 
     def tag(self, name: str) -> Tag | None:
         """The tag named ``name`` (names are unique within a game), or ``None``."""
