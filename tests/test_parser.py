@@ -569,7 +569,7 @@ def test_invalid_utf8_is_reported_with_line_and_column_and_the_rest_is_read() ->
     assert len(items) == 4
     err = items[2]
     assert isinstance(err, RecordSyntaxError)
-    assert err.message == "the text is not valid UTF-8 here (byte 0xff)"
+    assert err.message == "the text is not valid UTF-8 here (byte 0xff): re-save the file as UTF-8, or read it with --encoding (such as --encoding cp1252)"
     assert (err.line, err.column) == (4, 7)
     assert err.source_line == "1. g7 \ufffd f6"
     assert [r.tags[0].name for r in records(items)] == ["A", "B", "D"]

@@ -162,6 +162,28 @@ TurnOption = Annotated[
     Optional[int], typer.Option("--turn", min=0, metavar="N", help="Position after this turn (default: the end).")
 ]
 
+def _encoding_value(value: str | None) -> str | None:
+    from keilref.records.sources import check_encoding
+
+    if value is None:
+        return None
+    try:
+        return check_encoding(value)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+
+
+EncodingOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--encoding",
+        metavar="CODEC",
+        callback=_encoding_value,
+        help="Read records written in this encoding (cp1252, latin-1...) instead of UTF-8.",
+    ),
+]
+
+
 def _jobs_value(value: int | None) -> int | None:
     # Click's own range check words it as "Input should be greater than or equal to 1".
     if value is not None and not 1 <= value <= MAX_JOBS:

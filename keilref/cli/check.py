@@ -25,6 +25,7 @@ from keilref.cli.app import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
+    EncodingOption,
     JobsOption,
     RulesOption,
     _check_rules,
@@ -64,6 +65,7 @@ def check(
     ] = False,
     rules: RulesOption = None,
     jobs: JobsOption = None,
+    encoding: EncodingOption = None,
     output: Annotated[
         Optional[Path],
         typer.Option(
@@ -104,7 +106,7 @@ def check(
         missing.append(e)
         typer.echo(f"keilref: {e}", err=True)
 
-    sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note)
+    sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note, encoding=encoding)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
     if chosen.rereads and any(s.name == STDIN for s in sources):

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 from keilref.cli.app import (
     EXIT_FAILED,
     EXIT_OK,
+    EncodingOption,
     JobsOption,
     _choose,
     _check_rules,
@@ -65,6 +66,7 @@ def filter_games(
         Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="Write the games to this file, not stdout.")
     ] = None,
     jobs: JobsOption = None,
+    encoding: EncodingOption = None,
 ) -> None:
     """Write the matching games verbatim, comments and all; say where each duplicate first appeared."""
     from keilref.referee.filter import Criteria, Repeats, run_filter
@@ -84,7 +86,7 @@ def filter_games(
             fail(f"--tag {t!r} is not Name=value")
         tags.append((name, value))
     try:
-        sources = expand_paths(paths, on_note=say_note)
+        sources = expand_paths(paths, on_note=say_note, encoding=encoding)
     except PathError as e:
         fail(str(e))
     criteria = Criteria(

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from keilref.cli.app import (
     EXIT_FAILED,
+    EncodingOption,
     JobsOption,
     RulesOption,
     _check_rules,
@@ -35,6 +36,7 @@ def stats(
     ] = None,
     rules: RulesOption = None,
     jobs: JobsOption = None,
+    encoding: EncodingOption = None,
     standings: Annotated[
         bool,
         typer.Option(
@@ -51,7 +53,7 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     try:
-        sources = expand_paths(paths, on_note=say_note)
+        sources = expand_paths(paths, on_note=say_note, encoding=encoding)
     except PathError as e:
         fail(str(e))
     if standings:

@@ -476,7 +476,8 @@ def _decode(piece: _Piece, column_offset: int, filename: str | None) -> tuple[st
             source = " " * column_offset + source
         bad = data[e.start]
         error = RecordSyntaxError(
-            f"the text is not valid UTF-8 here (byte 0x{bad:02x})",
+            f"the text is not valid UTF-8 here (byte 0x{bad:02x}): re-save the file as UTF-8, "
+            "or read it with --encoding (such as --encoding cp1252)",
             piece.line + data.count(b"\n", 0, e.start),
             column,
             source,

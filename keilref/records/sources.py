@@ -8,6 +8,9 @@ words. Every command, and the library's ``check_file``, reads through here.
 
 from __future__ import annotations
 
+import codecs
+import dataclasses
+import io
 import os
 import shutil
 import stat
@@ -83,6 +86,8 @@ class Source:
     name: str
     unreadable: str | None = field(default=None, kw_only=True)
     """Why this path cannot be read, when that is known before opening it."""
+    encoding: str | None = field(default=None, kw_only=True)
+    """The text's encoding when it is not UTF-8 (``cp1252``): read as UTF-8 after decoding it."""
 
     def open(self) -> BinaryIO:
         """The bytes of the records: decompressed for a compressed file; standard
@@ -93,9 +98,14 @@ class Source:
         if self.name == STDIN:
             if _kept_stdin is not None:
                 _kept_stdin.seek(0)
-                return _kept_stdin
-            return sys.stdin.buffer
-        return open_record_file(self.name)
+                stream = _kept_stdin
+            else:
+                stream = sys.stdin.buffer
+        else:
+            stream = open_record_file(self.name)
+        if self.encoding is None:
+            return stream
+        return cast(BinaryIO, Transcoded(stream, self.encoding, close=self.name != STDIN))
 
     def size(self) -> int | None:
         if self.unreadable is not None or self.name == STDIN or compression_of(self.name) is not None:
@@ -114,6 +124,7 @@ def expand_paths(
     matches: bool = True,
     on_error: Callable[[PathError], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    encoding: str | None = None,
 ) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
 
@@ -127,7 +138,8 @@ def expand_paths(
     reads as one error, so that it is reported, not skipped. With
     ``compressed``, directories are searched for compressed records too
     (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``). ``on_note`` is told, once
-    per directory, of the links its search skipped.
+    per directory, of the links its search skipped. ``encoding`` (from
+    :func:`check_encoding`) reads every source as text in that encoding.
     """
     sources: list[Source] = []
     for given in paths:
@@ -137,7 +149,69 @@ def expand_paths(
             if on_error is None:
                 raise
             on_error(e)
+    if encoding is not None:
+        sources = [dataclasses.replace(s, encoding=encoding) for s in sources]
     return sources
+
+
+def check_encoding(name: str) -> str | None:
+    """The codec ``name`` stands for, or ``None`` for UTF-8 itself. ``ValueError``
+    for an unknown one, or one in which ``[``, ``{``, ``;`` and the line end
+    are not the bytes they are in ASCII (UTF-16 and the like): a file is cut
+    into games by those bytes before it is decoded."""
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        raise ValueError(f"unknown encoding {name!r} (such as cp1252, latin-1 or utf-8)") from None
+    if info.name == "utf-8":
+        return None
+    if "[{;\n ".encode(info.name, "replace") != b"[{;\n ":
+        raise ValueError(f"encoding {name!r} does not write ASCII as ASCII; convert the file to UTF-8 first")
+    return info.name
+
+
+class Transcoded(io.RawIOBase):
+    """A stream of text in another encoding, read as UTF-8."""
+
+    def __init__(self, raw: BinaryIO, encoding: str, *, close: bool = True) -> None:
+        super().__init__()
+        self._raw = raw
+        self._encoding = encoding
+        self._decoder = codecs.getincrementaldecoder(encoding)("strict")
+        self._out = b""
+        self._read = 0
+        self._close = close
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        while not self._out:
+            chunk = self._raw.read(1 << 16 if size < 0 else max(size, 1 << 12))
+            try:
+                text = self._decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as e:
+                at = self._read + e.start
+                raise OSError(0, f"not {self._encoding} text at byte {at:,} (0x{chunk[e.start]:02x})") from None
+            self._read += len(chunk)
+            self._out = text.encode("utf-8")
+            if not chunk:
+                break
+        if size < 0 or size >= len(self._out):
+            out, self._out = self._out, b""
+        else:
+            out, self._out = self._out[:size], self._out[size:]
+        return out
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if self._close and not self.closed:
+            self._raw.close()
+        super().close()
 
 
 def _expand_path(
