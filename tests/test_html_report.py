@@ -1,9 +1,10 @@
 """The HTML report: self-contained, and right in a real browser.
 
 The browser tests open the report of ``records/faults`` in headless
-Chromium and read the DOM after the page's script ran. They skip only when
-no browser is installed; with ``KEILREF_REQUIRE_BROWSER`` set (as CI sets
-it) a missing browser is a failure.
+Chromium and read the DOM after the page's script ran (tests/test_html_viewer.py
+clicks and presses keys in it). They skip only when no browser is installed;
+with ``KEILREF_REQUIRE_BROWSER`` set (as CI sets it) a missing browser is a
+failure.
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ import gzip
 import json
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from browser_support import find_browser
 from cli_support import ROOT, run, runner
 from keilref.cli import app
 from keilref.formats import FORMATS
@@ -31,18 +32,6 @@ from keilref.records.parser import parse_record
 from keilref.records.record import Record
 from keilref.referee.settings import read_setup
 from keilref.referee.replay import replay
-
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-
-
-def find_browser() -> str:
-    for name in BROWSERS:
-        path = shutil.which(name)
-        if path is not None:
-            return path
-    if os.environ.get("KEILREF_REQUIRE_BROWSER"):
-        pytest.fail(f"no browser found ({', '.join(BROWSERS)}), and KEILREF_REQUIRE_BROWSER is set")
-    pytest.skip("no headless browser installed (apt-get install chromium)")
 
 
 def dump_dom(url: str) -> str:
