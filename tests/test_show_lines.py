@@ -268,3 +268,10 @@ def test_the_clocks_of_a_line() -> None:
     assert last_clocks(record.turns[:1]) == (Clock(600), None)
     assert last_clocks(record.turns[:4]) == (Clock(580), Clock(550))
     assert not has_clocks(parse_record('[Size "3"]\n\n1. c3 {no clock here} *\n'))
+
+
+def test_the_readme_example_game_passes_a_strict_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README.md shows --line on docs/variations-example.keil: a clean game, warnings included."""
+    monkeypatch.chdir(ROOT)
+    result = run("check", "--strict", "docs/variations-example.keil")
+    assert result.exit_code == 0, result.stdout
