@@ -131,7 +131,7 @@ LineOption = Annotated[
     typer.Option(
         "--line",
         metavar="LINE",
-        help="main (the default), or the variation whose '(' stands at LINE:COLUMN of the file (8:25).",
+        help="Which line: main, or the variation whose '(' stands at LINE:COLUMN of the file (8:25).",
     ),
 ]
 
