@@ -22,12 +22,22 @@ if TYPE_CHECKING:  # the types only: every stage imports this module
     from keilref.referee.verdict import Fault, Verdict
 
 __all__ = [
+    "NO_CLOCK",
     "REASONS",
     "STATUSES",
     "WARNING_RULE",
+    "back_to",
+    "bad_line_name",
+    "clocks",
     "fault_sentence",
+    "glyphed",
     "illegal_turn",
+    "line_choice",
+    "line_has_no_turn",
+    "line_title",
     "may_resume",
+    "no_such_line",
+    "picture_note",
     "play_state",
     "results",
     "turn_name",
@@ -98,6 +108,71 @@ def play_state(game: Game) -> str:
         return f"play stopped; {may_resume(game.to_move)}"
     return f"{game.to_move.name.capitalize()} to move"
 
+
+# -- lines, glyphs and clocks ---------------------------------------------------
+
+Place = tuple[int, int]
+"""Where a variation's ``(`` stands (line, column): the name a user gives it."""
+
+
+def glyphed(token: str, glyphs: tuple[str, ...]) -> str:
+    """A turn with its glyphs as a record writes them: ``b2!``, ``b2! $1``, ``b2 $14``."""
+    if glyphs and not glyphs[0].startswith("$"):
+        token, glyphs = token + glyphs[0], glyphs[1:]
+    return " ".join((token, *glyphs))
+
+
+def line_title(at: Place | None) -> str:
+    """``main line``, or ``variation at 8:25``."""
+    return "main line" if at is None else f"variation at {at[0]}:{at[1]}"
+
+
+def line_choice(at: Place | None, turn: int, token: str) -> str:
+    """A line offered at a turn with alternatives, by its turn there as a
+    record numbers it: ``variation at 8:25: 12... a1``, ``main line: 13. d4``."""
+    number = f"{(turn + 1) // 2}." if turn % 2 == 1 else f"{turn // 2}..."
+    return f"{line_title(at)}: {number} {token}"
+
+
+def back_to(at: Place | None) -> str:
+    """Leaving a variation for the line it branched from: ``back to the main line``."""
+    return f"back to the {line_title(at)}"
+
+
+NO_CLOCK = "no clock yet"
+"""A player's clock before any of their turns shows one."""
+
+
+def clocks(black: str | None, white: str | None) -> str:
+    """Each player's last known clock: ``clocks: Black 0:01:00, White 0:00:58``."""
+    return f"clocks: Black {black or NO_CLOCK}, White {white or NO_CLOCK}"
+
+
+def picture_note(at: Place | None, turn: int, shown: str | None) -> str:
+    """What a picture of a position adds under its caption when it shows a
+    variation or an annotated turn: ``variation at 8:25, after turn 23: e5!?``."""
+    text = f"after turn {turn}" if at is None else f"{line_title(at)}, after turn {turn}"
+    return text if shown is None else f"{text}: {shown}"
+
+
+def bad_line_name(value: str) -> str:
+    """A ``--line`` that names no line at all."""
+    return f"--line takes main or LINE:COLUMN, where a variation's '(' stands (such as 8:25), not {value!r}"
+
+
+def no_such_line(at: Place, lines: list[Place]) -> str:
+    """``no variation opens at 3:4; variations open at 8:25, 8:59``."""
+    if not lines:
+        return f"no variation opens at {at[0]}:{at[1]}; the game has no variations"
+    return f"no variation opens at {at[0]}:{at[1]}; variations open at " + ", ".join(f"{a}:{b}" for a, b in lines)
+
+
+def line_has_no_turn(at: Place, turn: int, branch: int, last: int) -> str:
+    """A ``--turn`` outside a variation: from its branch point to its last turn."""
+    return (
+        f"the {line_title(at)} branches after turn {branch} and ends at turn {last}: "
+        f"there is no turn {turn} in it (--turn {branch} to {last})"
+    )
 
 # -- mismatches ----------------------------------------------------------------
 

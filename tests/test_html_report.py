@@ -1,9 +1,10 @@
 """The HTML report: self-contained, and right in a real browser.
 
 The browser tests open the report of ``records/faults`` in headless
-Chromium and read the DOM after the page's script ran. They skip only when
-no browser is installed; with ``KEILREF_REQUIRE_BROWSER`` set (as CI sets
-it) a missing browser is a failure.
+Chromium and read the DOM after the page's script ran (tests/test_html_viewer.py
+clicks and presses keys in it). They skip only when no browser is installed;
+with ``KEILREF_REQUIRE_BROWSER`` set (as CI sets it) a missing browser is a
+failure.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import json
 import functools
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from browser_support import find_browser
 from cli_support import ROOT, run, runner
 from keilref.cli import app
 from keilref.formats import FORMATS
@@ -31,19 +33,9 @@ from keilref.engine.game import new_game
 from keilref.records.parser import parse_record
 from keilref.records.record import Record
 from keilref.referee.settings import read_setup
+from keilref.referee.lines import find_line, replay_node
 from keilref.referee.replay import replay
-
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-
-
-def find_browser() -> str:
-    for name in BROWSERS:
-        path = shutil.which(name)
-        if path is not None:
-            return path
-    if os.environ.get("KEILREF_REQUIRE_BROWSER"):
-        pytest.fail(f"no browser found ({', '.join(BROWSERS)}), and KEILREF_REQUIRE_BROWSER is set")
-    pytest.skip("no headless browser installed (apt-get install chromium)")
+from lines_support import ANNOTATED, write_annotated
 
 
 def dump_dom(url: str) -> str:
@@ -297,8 +289,9 @@ def test_the_viewer_data_replays_every_game(tmp_path: Path, at_the_root: None) -
                 assert setup.removed is not None
                 game.agree_removal(setup.removed)
             else:
-                game.play(record.turns[turn - 1].move)
-                assert label.startswith(record.turns[turn - 1].text + " (")
+                played = record.turns[turn - 1]
+                game.play(played.move)
+                assert label.startswith(wording.glyphed(played.text, played.glyphs) + " (")
             assert "".join(position) == html._position(game), (v["file"], v["game"], turn)
         checked += 1
     assert checked == len(data["games"]) >= 10
@@ -308,3 +301,71 @@ def read_source_records(file: str) -> list[Record | RecordError]:
     from keilref.records.sources import Source, read_source
 
     return list(read_source(Source(file)))
+
+
+# --- variations, glyphs and clocks -------------------------------------------------
+
+
+def report_data(page: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="keilref-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found[1].replace("<\\/", "</"))
+    return data
+
+
+def test_every_line_of_an_annotated_game_replays_as_the_referee_plays_it(tmp_path: Path) -> None:
+    """Each variation's changes, applied from its parent's position where it
+    branches, give the position replay_node reaches, turn by turn."""
+    path = write_annotated(tmp_path)
+    result = run("check", "-f", "html", str(path))
+    assert result.exit_code == 0
+    data = report_data(result.stdout)
+    g = data["games"]["1"]
+    lines = g["lines"]
+    assert [(l["at"], l["parent"], l["from"]) for l in lines] == [("9:1", 0, 1), ("9:38", 1, 2), ("10:56", 0, 3)]
+    assert [l["up"] for l in lines] == ["back to the main line", "back to the variation at 9:1", "back to the main line"]
+    # Each position with alternatives offers its own line's turn first, then the variations, as written.
+    assert g["branches"] == {
+        "0:1": [[0, "main line: 1... b2"], [1, "variation at 9:1: 1... d4?! $6"]],
+        "1:2": [[1, "variation at 9:1: 2. b2"], [2, "variation at 9:38: 2. a1"]],
+        "0:3": [[0, "main line: 2... button $1"], [3, "variation at 10:56: 2... c3"]],
+    }
+    # The variation at 10:56 cannot play its first turn: nothing to step, the point and the reason.
+    assert lines[2]["turns"] == [] and lines[2]["faultText"] == "move 2 (White) c3, turn 4: occupied"
+    root = parse_record(ANNOTATED).tree()
+    frames: list[list[str]] = []
+    """Each line's positions, from the start of the game."""
+    for index, line in enumerate([g, *lines]):
+        if index == 0:
+            positions, node = [g["start"]], root.variations[0]
+        else:
+            positions, node = frames[line["parent"]][: line["from"] + 1], find_line(root, line["at"])
+        position = list(positions[-1])
+        for label, changes, *clock in line["turns"]:
+            for p, code in zip(changes[::2], changes[1::2]):
+                position[p] = code
+            rep, bad = replay_node(node)
+            assert bad is None and node.turn is not None
+            assert "".join(position) == html._position(rep.game), (line.get("at", "main"), node.ply)
+            mover = "Black" if node.ply % 2 else "White"
+            assert label == f"{wording.glyphed(node.turn.text, node.turn.glyphs)} ({mover})"
+            assert clock == ([] if node.turn.clock is None else [str(node.turn.clock)])
+            positions.append("".join(position))
+            node = node.variations[0] if node.variations else node
+        frames.append(positions)
+    assert [len(f) for f in frames] == [7, 5, 4, 4]
+
+
+def test_the_page_explains_lines_and_clocks_only_when_a_game_has_them(tmp_path: Path, at_the_root: None) -> None:
+    annotated = run("check", "-f", "html", str(write_annotated(tmp_path))).stdout
+    plain = run("check", "-f", "html", "records/games/size5-keil-corner-ko.keil").stdout
+    assert html._LINES_HELP in annotated and html._LINES_HELP not in plain
+    assert report_data(annotated)["words"] == {
+        "clocks": "clocks: Black {B}, White {W}",
+        "noClock": "no clock yet",
+    }
+    assert "words" not in report_data(plain)
+    assert '<div class="lines">' not in plain and '<p class="viewer-clocks"' not in plain
+    assert '<div class="lines">' in annotated and '<p class="viewer-clocks"' in annotated
+    # Still nothing fetched from anywhere.
+    assert not re.search(r"https?://|<link|<img|<iframe|\bsrc=", annotated.replace("http://www.w3.org/2000/svg", ""))

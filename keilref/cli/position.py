@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, NoReturn, Optional
 
@@ -15,8 +16,10 @@ from keilref.records.sources import NoSuchGame, PathError, nth_game
 from keilref.values import Color, format_number
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
-from keilref.records.record import Record
 from keilref.engine.rules import ButtonRule
+from keilref.records.record import Record, Turn
+from keilref.referee.clocks import has_clocks, last_clocks
+from keilref.referee.lines import Node, find_line, replay_node, tree, variation_places
 from keilref.referee.replay import Replay, replay
 
 from keilref.cli.app import (
@@ -123,22 +126,143 @@ def _color(c: Color | None) -> str:
     return "nobody" if c is None else c.name.capitalize()
 
 
+LineOption = Annotated[
+    str,
+    typer.Option(
+        "--line",
+        metavar="LINE",
+        help="Which line: main, or the variation whose '(' stands at LINE:COLUMN of the file (8:25).",
+    ),
+]
+
+
+def _line_place(value: str) -> wording.Place | None:
+    """The place a ``--line`` names, ``None`` for the main line; a usage error otherwise."""
+    if value == "main":
+        return None
+    line, sep, column = value.partition(":")
+    if not (sep and line.isdecimal() and column.isdecimal() and line.isascii() and column.isascii()):
+        fail(wording.bad_line_name(value))
+    return int(line), int(column)
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """A position of one line of a game, replayed, and what show says of it."""
+
+    rep: Replay
+    turns: int
+    """The line's last turn (the record's last, on the main line)."""
+    path: tuple[Turn, ...]
+    """The turns played to reach it, from the game's first."""
+    place: wording.Place | None
+    clocks: bool
+    """Whether the game has clocks."""
+
+    @property
+    def shown(self) -> str | None:
+        """The turn shown with its glyphs, when it has any."""
+        if not self.path or not self.path[-1].glyphs:
+            return None
+        last = self.path[-1]
+        return wording.glyphed(last.text, last.glyphs)
+
+    def clock_line(self) -> str | None:
+        if not self.clocks:
+            return None
+        black, white = last_clocks(self.path)
+        return wording.clocks(None if black is None else str(black), None if white is None else str(white))
+
+    def notes(self) -> list[str]:
+        """What a picture adds under its caption: the line, the glyphs, the clocks."""
+        out = []
+        shown = self.shown
+        if self.place is not None or shown is not None:
+            out.append(wording.picture_note(self.place, self.rep.game.turn, shown))
+        clocks = self.clock_line()
+        if clocks is not None:
+            out.append(clocks)
+        return out
+
+
+def _main_line(file: str, record: Record, game: int, turn: int | None, rules: str | None) -> _Shown:
+    rep = _replay(file, record, game, turn, rules)
+    played = rep.game.turn
+    # A game read without its turns (no comment, variation or glyph) has nothing more to show.
+    path = record.turns[:played] if record.annotated else ()
+    return _Shown(rep, len(record.turns), path, None, has_clocks(record))
+
+
+def _variation(
+    file: str, record: Record, game: int, place: wording.Place, turn: int | None, rules: str | None
+) -> _Shown:
+    """The position after ``turn`` of the variation opening at ``place``: from
+    its branch point (the turn before its first) to its last turn."""
+    rules = _check_rules(rules)
+    try:
+        root = tree(record, rules=rules)
+    except RecordError as e:
+        fail_at(file, e.line, e.column, f"game {game}: {e.message}", EXIT_FAILED)
+    try:
+        first = find_line(root, f"{place[0]}:{place[1]}")
+    except KeyError:
+        fail(f"{shown_name(file)}: game {game}: {wording.no_such_line(place, variation_places(root))}")
+    line = [first, *first.mainline()]
+    branch, last = first.ply - 1, line[-1].ply
+    if turn is None:
+        turn = last
+    if not branch <= turn <= last:
+        fail(f"{shown_name(file)}: game {game}: {wording.line_has_no_turn(place, turn, branch, last)}")
+    node = first.parent if turn == branch else line[turn - first.ply]
+    assert node is not None
+    try:
+        rep, bad = replay_node(node)
+    except RecordError as e:
+        fail_at(file, e.line, e.column, f"game {game}: {e.message}", EXIT_FAILED)
+    if rep.illegal is not None and bad is not None:
+        _say_illegal(file, game, rep, bad)
+    played = rep.game.turn
+    path = tuple(n.turn for n in node.path()[:played] if n.turn is not None)
+    return _Shown(rep, last, path, place, has_clocks(record))
+
+
+def _say_illegal(file: str, game: int, rep: Replay, bad: Node) -> None:
+    t = rep.illegal
+    assert t is not None
+    if bad.variation is None:
+        what = wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)
+    else:
+        at = (bad.variation.line, bad.variation.column)
+        what = wording.variation_illegal(at, t.turn, t.point, t.reason, t.repeats_turn)
+    say_at(file, t.line, t.column, f"game {game}: illegal: {what}; showing the position before it")
+
+
 @app.command()
 def show(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
     game: GameOption = 1,
     turn: TurnOption = None,
+    line: LineOption = "main",
     unicode: UnicodeOption = False,
     territory: Annotated[bool, typer.Option("--territory", help="Mark owned empty points x / o.")] = False,
     rules: RulesOption = None,
     format: PictureFormatOption = "text",
     output: OutputOption = None,
 ) -> None:
-    """Draw the position after a turn (by default, the end)."""
+    """Draw the position after a turn (by default, the end) of the game or of one of its variations."""
     format = _check_picture_format(format, output)
-    rep = _position(file, game, turn, rules, header=format == "text")
+    place = _line_place(line)
+    record = _load(file, game)
+    if place is None:
+        seen = _main_line(file, record, game, turn, rules)
+    else:
+        seen = _variation(file, record, game, place, turn, rules)
+    rep = seen.rep
     if format != "text":
-        _picture(rep, format, output, territory=territory)
+        _picture(rep, format, output, territory=territory, notes=seen.notes())
+    typer.echo(
+        report.position_header(file, game, rep.setup, rep.game.turn, seen.turns, line=place, shown=seen.shown)
+    )
     g = rep.game
     typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
     moves = g.moves
@@ -161,6 +285,9 @@ def show(
         typer.echo(wording.play_state(g))
     else:
         typer.echo(f"to move: {_color(g.to_move)}")
+    clocks = seen.clock_line()
+    if clocks is not None:
+        typer.echo(clocks)
     _exit_for(rep)
 
 

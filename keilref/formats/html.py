@@ -22,7 +22,7 @@ import html
 import json
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
@@ -34,7 +34,7 @@ from keilref.escaping import one_line, shown_name
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
 from keilref.engine.game import Game, new_game
 from keilref.records.inputs import read_piece, split_source
-from keilref.records.record import Record
+from keilref.records.record import Record, Turn, Variation
 from keilref.engine.rules import ButtonRule, find_rules
 from keilref.referee.settings import GameSetup, read_setup
 from keilref.referee.replay import replay
@@ -193,6 +193,8 @@ class HtmlReport:
             section = self._section(want, d, layouts, games)
             (failing_html if want.failing else other_html).append(section)
         out.write(_HEAD)
+        if any("lines" in g or _has_clocks(g) for g in games.values()):
+            out.write(_LINES_HELP)
         out.write(self._summary())
         n_failing = sum(1 for w in self._wanted if w.failing)
         out.write('<h2 id="failing">Failing games</h2>\n')
@@ -223,7 +225,11 @@ class HtmlReport:
                 out.write(f'<p class="note">Viewers for the first {len(other_html)} of them.</p>\n')
             for section in other_html:
                 out.write(section)
-        data = json.dumps({"layouts": layouts, "games": games}, separators=(",", ":"), sort_keys=True)
+        page: dict[str, Any] = {"layouts": layouts, "games": games}
+        words = _words(games)
+        if words is not None:
+            page["words"] = words
+        data = json.dumps(page, separators=(",", ":"), sort_keys=True)
         # Inside <script>, only "</" could end the element early.
         safe = data.replace("</", "<\\/")
         out.write(f'<script type="application/json" id="keilref-data">{safe}</script>\n')
@@ -370,7 +376,8 @@ def _mover(turn: int) -> str:
 
 
 def _viewer_data(record: Record, v: Verdict, rules: str | None) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
-    """The game as its start position and, per turn, the points it changed."""
+    """The game as its start position and, per turn, the points it changed;
+    its variations (if any) likewise, each from the position it branches at."""
     if v.rules is None:
         return None
     setup = read_setup(record, rules=rules)
@@ -378,35 +385,19 @@ def _viewer_data(record: Record, v: Verdict, rules: str | None) -> tuple[str, di
     lay = svg.layout_for(game)
     key = f"{game.rules.family}-{game.size}"
     start = _position(game)
-    before = start
-    turns: list[list[Any]] = []
-    fault: int | None = None
+    lines = _Lines(game.points())
+    turns, before, failure = lines.walk(game, start, record.turns, 1, 0, 0)
     removal = False
-    names = game.points()
-    for number, turn in enumerate(record.turns, 1):
+    if failure is None and setup.removed is not None:
         try:
-            game.play(turn.move)
-        except (IllegalMoveError, InvalidMoveError):
-            fault = _index(names, turn.move)
-            break
-        now = _position(game)
-        changes: list[Any] = []
-        for p, (a, b) in enumerate(zip(before, now)):
-            if a != b:
-                changes += [p, b]
-        turns.append([f"{turn.text} ({_mover(number)})", changes])
-        before = now
-    else:
-        if setup.removed is not None:
-            try:
-                game.agree_removal(setup.removed)
-            except KeilrefError:
-                pass
-            else:
-                now = _position(game)
-                changes = [x for p, (a, b) in enumerate(zip(before, now)) if a != b for x in (p, b)]
-                turns.append(["groups removed by agreement", changes])
-                removal = True
+            game.agree_removal(setup.removed)
+        except KeilrefError:
+            pass
+        else:
+            now = _position(game)
+            changes = [x for p, (a, b) in enumerate(zip(before, now)) if a != b for x in (p, b)]
+            turns.append(["groups removed by agreement", changes])
+            removal = True
     # Shared by every game on the same board: the empty board, and where its points are.
     layout = {
         "xy": [[round(x, 2), round(y, 2)] for x, y in lay.xy],
@@ -417,10 +408,101 @@ def _viewer_data(record: Record, v: Verdict, rules: str | None) -> tuple[str, di
     if removal:
         # The last step is not a turn: the agreement the Removed tag records.
         data["removal"] = True
+    fault = None if failure is None else _index(lines.names, failure[0].move)
     if fault is not None:
         data["fault"] = fault
         data["faultText"] = _message(v)
+    if lines.lines:
+        data["lines"] = lines.lines
+        data["branches"] = lines.branches
     return key, layout, data
+
+
+_Failure = tuple[Turn, int, KeilrefError]
+"""The first turn of a line that cannot be played, its number, and why."""
+
+
+class _Lines:
+    """The variations of one game as the viewer steps through them.
+
+    Line 0 is the main line; each variation gets the next number as it is
+    met, so a line's parent always comes before it. A line's ``parent`` is
+    the line that holds the position it branches at (for a variation
+    replacing the first turn of another, that one's parent), and ``from``
+    is that position's turn: its frames up to there are its parent's.
+    ``branches`` maps each position with alternatives (``"line:turn"``) to
+    its choices, the line continuing there first.
+    """
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = names
+        self.lines: list[dict[str, Any]] = []
+        self.branches: dict[str, list[list[Any]]] = {}
+        self._places: list[wording.Place | None] = [None]
+
+    def walk(
+        self, game: Game, before: str, turns: Iterable[Turn], first: int, line: int, first_owner: int
+    ) -> tuple[list[list[Any]], str, _Failure | None]:
+        """Play ``turns`` (numbered from ``first``) on ``game``, in place: each
+        turn's label and changes, the last position, and the turn that stopped
+        the line. ``first_owner`` holds the position before the first turn."""
+        entries: list[list[Any]] = []
+        for number, turn in enumerate(turns, first):
+            owner = line if number > first else first_owner
+            if turn.variations:
+                here = f"{owner}:{number - 1}"
+                if here not in self.branches:
+                    self.branches[here] = [[line, self._choice(line, number, turn)]]
+                for variation in turn.variations:
+                    self._branch(game.copy(), before, variation, number, owner, self.branches[here])
+            try:
+                game.play(turn.move)
+            except (IllegalMoveError, InvalidMoveError) as e:
+                return entries, before, (turn, number, e)
+            now = _position(game)
+            changes: list[Any] = []
+            for p, (a, b) in enumerate(zip(before, now)):
+                if a != b:
+                    changes += [p, b]
+            entry = [f"{wording.glyphed(turn.text, turn.glyphs)} ({_mover(number)})", changes]
+            clock = turn.clock
+            if clock is not None:
+                entry.append(str(clock))
+            entries.append(entry)
+            before = now
+        return entries, before, None
+
+    def _choice(self, line: int, number: int, turn: Turn) -> str:
+        return wording.line_choice(self._places[line], number, wording.glyphed(turn.text, turn.glyphs))
+
+    def _branch(
+        self, game: Game, before: str, variation: Variation, number: int, parent: int, choices: list[list[Any]]
+    ) -> None:
+        if not variation.turns:
+            return
+        place = (variation.line, variation.column)
+        line = len(self._places)
+        self._places.append(place)
+        data: dict[str, Any] = {
+            "at": f"{place[0]}:{place[1]}",
+            "name": wording.line_title(place),
+            "up": wording.back_to(self._places[parent]),
+            "parent": parent,
+            "from": number - 1,
+        }
+        self.lines.append(data)
+        choices.append([line, self._choice(line, number, variation.turns[0])])
+        turns, _, failure = self.walk(game, before, variation.turns, number, line, parent)
+        data["turns"] = turns
+        if failure is not None:
+            turn, at, e = failure
+            fault = _index(self.names, turn.move)
+            if fault is not None:
+                data["fault"] = fault
+            if isinstance(e, IllegalMoveError):
+                data["faultText"] = wording.illegal_turn(at, turn.text, e.reason.value, e.repeats_turn)
+            else:
+                data["faultText"] = wording.illegal_turn(at, turn.text, str(e))
 
 
 def _index(names: Iterable[str], move: str) -> int | None:
@@ -433,6 +515,17 @@ def _index(names: Iterable[str], move: str) -> int | None:
 
 def _viewer_html(row: int, data: dict[str, Any]) -> str:
     n = len(data["turns"])
+    extra = ""
+    if "lines" in data:
+        # Filled by the script: the alternatives to the turn shown, and the way back up.
+        extra += (
+            '<div class="lines">'
+            '<div class="choices" role="group" aria-label="alternatives to the turn shown" hidden></div>'
+            '<button type="button" class="up" hidden></button>'
+            "</div>\n"
+        )
+    if _has_clocks(data):
+        extra += '<p class="viewer-clocks" aria-live="polite"></p>\n'
     return (
         f'<div class="viewer" data-game="{row}" tabindex="0" aria-label="move-by-move viewer of game {row}">\n'
         f'<div class="viewer-board"></div>\n'
@@ -444,8 +537,31 @@ def _viewer_html(row: int, data: dict[str, Any]) -> str:
         f'<button type="button" data-step="last" aria-label="last position">▶|</button>'
         f"</div>\n"
         f'<p class="viewer-status" aria-live="polite"></p>\n'
+        f"{extra}"
         f"</div>\n"
     )
+
+
+def _has_clocks(data: dict[str, Any]) -> bool:
+    """Whether a turn of any line of the game carries a clock."""
+    lines = [data, *data.get("lines", ())]
+    return any(len(turn) > 2 for line in lines for turn in line["turns"])
+
+
+def _words(games: dict[str, Any]) -> dict[str, str] | None:
+    """What the script says of clocks, worded here rather than in the script;
+    ``None`` when no game has any."""
+    if not any(_has_clocks(g) for g in games.values()):
+        return None
+    return {"clocks": wording.clocks("{B}", "{W}"), "noClock": wording.NO_CLOCK}
+
+
+_LINES_HELP = """<p>A turn that has alternatives lists them under its viewer, each a button that switches the viewer
+to that line (the turn shown is marked as pressed); “back to …” returns to the position where the line
+branched. With the viewer focused, ↓ takes the next alternative to the turn shown and ↑ goes back.
+Glyphs (<code>!</code>, <code>?!</code>, <code>$14</code>) follow the turn they annotate, and a timed game shows
+each player's last known clock.</p>
+"""
 
 
 _HEAD = """<!DOCTYPE html>
@@ -476,6 +592,11 @@ td.file{overflow-wrap:anywhere;min-width:8rem}
 .controls input{flex:1;min-width:4rem}
 .controls button{font-size:1.1rem;min-width:2.6rem;min-height:2.4rem}
 .viewer:focus{outline:2px solid #4a6fa5;outline-offset:2px}
+.lines{display:flex;flex-wrap:wrap;gap:0.3rem;max-width:30rem;margin-top:0.3rem}
+.choices{display:flex;flex-wrap:wrap;gap:0.3rem}
+.lines button{font-size:0.95rem;min-height:2.4rem}
+.choices button[aria-pressed="true"]{font-weight:600;outline:2px solid #4a6fa5}
+.viewer-clocks{margin:0.2rem 0;font-variant-numeric:tabular-nums}
 .note{font-style:italic}
 @media (max-width:40rem){main{padding:0.4rem}table{font-size:0.85rem}th,td{padding:0.2rem 0.3rem}
 table.games thead{display:none}table.games tr{display:block;border-bottom:1px solid #ccc;padding:0.3rem 0}
@@ -496,6 +617,7 @@ _SCRIPT = r"""
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
   var data = JSON.parse(document.getElementById("keilref-data").textContent);
+  var words = data.words || {};
   var views = {};
   var active = null;
   var CROWN = [[-0.55, 0.32], [-0.62, -0.38], [-0.3, -0.02], [0, -0.5], [0.3, -0.02], [0.62, -0.38], [0.55, 0.32]];
@@ -505,18 +627,47 @@ _SCRIPT = r"""
     parent.appendChild(e);
     return e;
   }
-  function frames(g) {
-    var pos = g.start.split(""), out = [{pos: pos.slice(), last: -1, caps: []}];
-    g.turns.forEach(function (t) {
+  // The frames after `prefix`, one per turn; turn numbers go on from `ply`.
+  function extend(prefix, turns, ply) {
+    var out = prefix.slice(), f = prefix[prefix.length - 1], pos = f.pos.slice(), clk = f.clk.slice();
+    turns.forEach(function (t) {
       var ch = t[1], last = -1, caps = [];
       for (var j = 0; j < ch.length; j += 2) {
         var p = ch[j], c = ch[j + 1];
         if (c === ".") caps.push([p, pos[p]]); else if (pos[p] === ".") last = p;
         pos[p] = c;
       }
-      out.push({pos: pos.slice(), last: last, caps: caps});
+      ply += 1;
+      if (t.length > 2) clk[ply % 2 === 1 ? 0 : 1] = t[2];
+      out.push({pos: pos.slice(), last: last, caps: caps, clk: clk.slice()});
     });
     return out;
+  }
+  // Line 0 is the main line; a variation's frames up to its branch are its parent's.
+  function lines(g) {
+    var start = {pos: g.start.split(""), last: -1, caps: [], clk: [null, null]};
+    var all = [{turns: g.turns, parent: -1, from: 0, at: "main", fault: g.fault, faultText: g.faultText,
+      played: g.turns.length - (g.removal ? 1 : 0), frames: extend([start], g.turns, 0)}];
+    (g.lines || []).forEach(function (l) {
+      all.push({turns: l.turns, parent: l.parent, from: l.from, at: l.at, name: l.name, up: l.up,
+        fault: l.fault, faultText: l.faultText, played: l.from + l.turns.length,
+        frames: extend(all[l.parent].frames.slice(0, l.from + 1), l.turns, l.from)});
+    });
+    return all;
+  }
+  // The line that holds the position after turn t of line L.
+  function owner(v, L, t) {
+    while (L > 0 && t <= v.lines[L].from) L = v.lines[L].parent;
+    return L;
+  }
+  function entry(v, L, t) {
+    var l = v.lines[owner(v, L, t)];
+    return l.turns[t - l.from - 1];
+  }
+  // The turns that may stand where turn t of the line shown stands: [line, label] each.
+  function choices(v, t) {
+    if (t < 1 || !v.g.branches) return null;
+    return v.g.branches[owner(v, v.line, t - 1) + ":" + (t - 1)] || null;
   }
   function stone(layer, x, y, r, c) {
     var black = c.toLowerCase() === "b", king = c === "B" || c === "W";
@@ -527,10 +678,35 @@ _SCRIPT = r"""
         fill: "#e0a800", stroke: black ? "#fafafa" : "#1b1b1b", "stroke-width": "1.5", "stroke-linejoin": "round"}, layer);
     }
   }
+  function drawLines(v, t) {
+    var cs = choices(v, t), here = owner(v, v.line, t), had = v.choices.contains(document.activeElement), keep = null;
+    while (v.choices.firstChild) v.choices.removeChild(v.choices.firstChild);
+    v.choices.hidden = !cs;
+    (cs || []).forEach(function (c) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.textContent = c[1];
+      b.setAttribute("aria-pressed", c[0] === here ? "true" : "false");
+      b.setAttribute("data-line", v.lines[c[0]].at);
+      b.addEventListener("click", function () { active = v; go(v, c[0], t); });
+      v.choices.appendChild(b);
+      if (c[0] === here) keep = b;
+    });
+    // Rebuilt buttons would drop the keyboard's place: keep it on the line now shown, or in the viewer.
+    if (had) (keep || v.root).focus();
+    if (v.line === 0) {
+      if (document.activeElement === v.up) v.root.focus();
+      v.up.hidden = true;
+    } else {
+      v.up.hidden = false;
+      v.up.textContent = v.lines[v.line].up;
+    }
+  }
   function draw(v, t) {
-    t = Math.max(0, Math.min(v.frames.length - 1, t));
+    var l = v.lines[v.line], frames = l.frames;
+    t = Math.max(0, Math.min(frames.length - 1, t));
     v.turn = t;
-    var f = v.frames[t], lay = data.layouts[v.g.layout], r = lay.r, layer = v.layer;
+    var f = frames[t], lay = data.layouts[v.g.layout], r = lay.r, layer = v.layer;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     f.caps.forEach(function (cp) {
       var xy = lay.xy[cp[0]], black = cp[1].toLowerCase() === "b";
@@ -543,28 +719,44 @@ _SCRIPT = r"""
       el("circle", {"class": "last", cx: xy[0], cy: xy[1], r: r * 0.48, fill: "none",
         stroke: f.pos[f.last].toLowerCase() === "b" ? "#fafafa" : "#1b1b1b", "stroke-width": "3"}, layer);
     }
-    var end = t === v.frames.length - 1, text;
-    if (end && v.g.fault !== undefined && v.g.fault !== null) {
-      var q = lay.xy[v.g.fault], a = r * 0.86, g = el("g", {"class": "illegal", "stroke-linecap": "round"}, layer);
+    var end = t === frames.length - 1, text;
+    if (end && l.fault !== undefined && l.fault !== null) {
+      var q = lay.xy[l.fault], a = r * 0.86, g = el("g", {"class": "illegal", "stroke-linecap": "round"}, layer);
       [["#fff", 9], ["#c00000", 5]].forEach(function (s) {
         [a, -a].forEach(function (dx) {
           el("line", {x1: q[0] - dx, y1: q[1] - a, x2: q[0] + dx, y2: q[1] + a, stroke: s[0], "stroke-width": s[1]}, g);
         });
       });
     }
-    var played = v.g.turns.length - (v.g.removal ? 1 : 0);
+    var played = l.played;
     if (t === 0) text = "start: no turn yet";
-    else if (t > played) text = "after turn " + played + " of " + played + ": " + v.g.turns[t - 1][0];
-    else text = "turn " + t + " of " + played + ": " + v.g.turns[t - 1][0];
-    if (end && v.g.faultText) text += " — next, illegal: " + v.g.faultText;
+    else if (t > played) text = "after turn " + played + " of " + played + ": " + entry(v, v.line, t)[0];
+    else text = "turn " + t + " of " + played + ": " + entry(v, v.line, t)[0];
+    if (end && l.faultText) text += " — next, illegal: " + l.faultText;
+    if (v.line > 0) text = l.name + ", " + text;
     v.status.textContent = text;
+    if (v.clocks) {
+      v.clocks.textContent = words.clocks.replace("{B}", f.clk[0] || words.noClock).replace("{W}", f.clk[1] || words.noClock);
+    }
     v.range.value = String(t);
     v.buttons.first.disabled = v.buttons.prev.disabled = t === 0;
     v.buttons.next.disabled = v.buttons.last.disabled = end;
     v.root.setAttribute("data-turn", String(t));
+    if (v.choices) drawLines(v, t);
+  }
+  // Show line L of the game at turn t.
+  function go(v, L, t) {
+    v.line = L;
+    v.range.max = String(v.lines[L].frames.length - 1);
+    v.root.setAttribute("data-line", v.lines[L].at);
+    draw(v, t);
+  }
+  function up(v) {
+    var l = v.lines[v.line];
+    if (v.line > 0) go(v, l.parent, l.from);
   }
   function step(v, how) {
-    var n = v.frames.length - 1;
+    var n = v.lines[v.line].frames.length - 1;
     draw(v, how === "first" ? 0 : how === "last" ? n : how === "prev" ? v.turn - 1 : v.turn + 1);
   }
   Array.prototype.forEach.call(document.querySelectorAll(".viewer"), function (root) {
@@ -574,38 +766,62 @@ _SCRIPT = r"""
     holder.innerHTML = data.layouts[g.layout].base;
     var svg = holder.querySelector("svg");
     var layer = el("g", {"class": "viewer-layer"}, svg);
-    var v = {id: id, g: g, root: root, layer: layer, frames: frames(g), turn: 0,
-      status: root.querySelector(".viewer-status"), range: root.querySelector("input[type=range]"), buttons: {}};
+    var v = {id: id, g: g, root: root, layer: layer, lines: lines(g), line: 0, turn: 0,
+      status: root.querySelector(".viewer-status"), range: root.querySelector("input[type=range]"), buttons: {},
+      clocks: root.querySelector(".viewer-clocks"), choices: root.querySelector(".choices"), up: root.querySelector("button.up")};
     Array.prototype.forEach.call(root.querySelectorAll("button[data-step]"), function (b) {
       v.buttons[b.getAttribute("data-step")] = b;
       b.addEventListener("click", function () { active = v; step(v, b.getAttribute("data-step")); });
     });
     v.range.addEventListener("input", function () { active = v; draw(v, parseInt(v.range.value, 10)); });
+    if (v.up) v.up.addEventListener("click", function () { active = v; up(v); });
     root.addEventListener("focusin", function () { active = v; });
     root.addEventListener("pointerdown", function () { active = v; });
     views[id] = v;
     if (!active) active = v;
-    draw(v, v.frames.length - 1);
+    if (v.choices) root.setAttribute("data-line", "main");
+    draw(v, v.lines[0].frames.length - 1);
   });
+  // Up and down switch lines only while the viewer has the focus: elsewhere they scroll the page.
+  function switchLine(v, key, target) {
+    if (!v.choices || !v.root.contains(target)) return false;
+    if (key === "ArrowUp") {
+      if (v.line === 0) return false;
+      up(v);
+      return true;
+    }
+    var cs = choices(v, v.turn);
+    if (!cs) return false;
+    var here = owner(v, v.line, v.turn), i = 0;
+    while (i < cs.length && cs[i][0] !== here) i += 1;
+    go(v, cs[(i + 1) % cs.length][0], v.turn);
+    return true;
+  }
   document.addEventListener("keydown", function (e) {
     if (!active || e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.target && e.target.type === "range") return;  // the slider steps by itself
     var how = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[e.key];
-    if (!how) return;
-    e.preventDefault();
-    step(active, how);
+    if (how) {
+      e.preventDefault();
+      step(active, how);
+    } else if ((e.key === "ArrowUp" || e.key === "ArrowDown") && switchLine(active, e.key, e.target)) {
+      e.preventDefault();
+    }
   });
   function fromHash() {
-    var m = /game=(\d+)/.exec(location.hash), t = /turn=(\d+)/.exec(location.hash);
+    var m = /game=(\d+)/.exec(location.hash), t = /turn=(\d+)/.exec(location.hash), at = /line=(\d+:\d+)/.exec(location.hash);
     if (!m) return;
     if (!views[m[1]]) {
       var section = document.getElementById("game-" + m[1]) || document.getElementById("row-" + m[1]);
       if (section) section.scrollIntoView();
       return;
     }
-    active = views[m[1]];
-    draw(active, t ? parseInt(t[1], 10) : active.frames.length - 1);
-    active.root.scrollIntoView();
+    var v = views[m[1]], L = 0;
+    active = v;
+    if (at) v.lines.forEach(function (l, i) { if (l.at === at[1]) L = i; });
+    if (L !== v.line) go(v, L, 0);
+    draw(v, t ? parseInt(t[1], 10) : v.lines[L].frames.length - 1);
+    v.root.scrollIntoView();
   }
   window.addEventListener("hashchange", fromHash);
   fromHash();

@@ -14,6 +14,7 @@ from keilref.values import Color, Score, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.referee.settings import GameSetup
 from keilref.referee.verdict import Status, Verdict
+from keilref import wording
 from keilref.wording import verdict_message
 
 def text_line(v: Verdict) -> str:
@@ -102,9 +103,22 @@ def legal_listing(moves: Sequence[str], prefixes: Sequence[str] = ("",)) -> str:
     return "\n".join(lines) + "\n"
 
 
-def position_header(file: str, game: int, setup: GameSetup, turn: int, turns: int) -> str:
-    """The line above a drawn position: which game, under what settings, after which turn."""
+def position_header(
+    file: str,
+    game: int,
+    setup: GameSetup,
+    turn: int,
+    turns: int,
+    *,
+    line: tuple[int, int] | None = None,
+    shown: str | None = None,
+) -> str:
+    """The line above a drawn position: which game (and which of its
+    variations, ``line``), under what settings, after which turn of that
+    line; ``shown`` is that turn with its glyphs, for an annotated one."""
+    which = "" if line is None else f", {wording.line_title(line)}"
+    glyphs = "" if shown is None else f", {shown}"
     return (
-        f"{shown_name(file)} game {game}: rules {setup.rules}, size {setup.size}, "
-        f"komi {format_number(setup.komi)}, after turn {turn} of {turns}"
+        f"{shown_name(file)} game {game}{which}: rules {setup.rules}, size {setup.size}, "
+        f"komi {format_number(setup.komi)}, after turn {turn} of {turns}{glyphs}"
     )

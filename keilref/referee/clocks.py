@@ -15,7 +15,7 @@ from keilref import wording
 from keilref.records.record import Clock, Record, Turn, find_clock
 from keilref.values import Color, Result, ResultKind
 
-__all__ = ["NO_CONTROL", "TimeControl", "clock_warnings", "line_clocks", "time_control"]
+__all__ = ["NO_CONTROL", "TimeControl", "clock_warnings", "has_clocks", "last_clocks", "line_clocks", "time_control"]
 
 _CONTROL = re.compile(r"([0-9]{1,7})(?:\+([0-9]{1,7}))?\Z")
 
@@ -64,6 +64,21 @@ def line_clocks(turns: Iterable[Turn]) -> list[tuple[int, Turn, Clock | None, st
         if found is not None:
             out.append((number, turn, found[1], found[0]))
     return out
+
+
+def has_clocks(record: Record) -> bool:
+    """Whether any turn of the record, in any line, has a ``[%clk]``."""
+    return record.annotated and _any_clock(record.turns)
+
+
+def last_clocks(turns: Iterable[Turn]) -> tuple[Clock | None, Clock | None]:
+    """Black's and White's last readable clock along a line's turns (from
+    the game's first turn on), ``None`` for a player without one yet."""
+    last: list[Clock | None] = [None, None]
+    for number, _, clock, _ in line_clocks(turns):
+        if clock is not None:
+            last[(number + 1) % 2] = clock
+    return last[0], last[1]
 
 
 def clock_warnings(record: Record, declared: str | None, to_move: Color | None) -> list[Warning]:

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from keilref import wording
 from keilref.engine.game import Game, new_game
 from keilref.engine.rules import ButtonRule, find_rules
-from keilref.errors import IllegalMoveError, InvalidMoveError
+from keilref.errors import IllegalMoveError, InvalidMoveError, RecordError
 from keilref.records.record import Record, Turn, Variation
+from keilref.referee.replay import IllegalTurn, Replay
 from keilref.referee.settings import GameSetup, read_setup
 
-__all__ = ["Node", "VariationFault", "find_line", "tree", "variation_faults"]
+__all__ = ["Node", "VariationFault", "find_line", "replay_node", "tree", "variation_faults", "variation_places"]
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,11 @@ class Node:
             game.play(node.turn.move)
         return game
 
+    @property
+    def setup(self) -> GameSetup:
+        """The game's settings, as read from its tags."""
+        return self._setup
+
     def line_name(self) -> str:
         """``main``, or where this node's variation opens: ``12:8``."""
         return "main" if self.variation is None else f"{self.variation.line}:{self.variation.column}"
@@ -204,3 +210,42 @@ def find_line(root: Node, name: str) -> Node:
                 return child
             stack.append(child)
     raise KeyError(name)
+
+
+def variation_places(root: Node) -> list[tuple[int, int]]:
+    """Where every variation of the tree opens (its ``(``), in the order of the file."""
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.variations:
+            if child.starts_variation() and child.variation is not None:
+                found.append((child.variation.line, child.variation.column))
+            stack.append(child)
+    return sorted(found)
+
+
+def replay_node(node: Node) -> tuple[Replay, Node | None]:
+    """The position after ``node``, played from the start along its path as
+    far as it is legal, and the node of the first illegal turn (``None`` when
+    every turn was legal): the replay of any line, as :func:`replay` is of
+    the main line. A token the rules cannot read raises :class:`RecordError`.
+
+    The record is taken to end at the end of the node's line (a Yugo
+    ``Removed`` agreement belongs to the main line's end alone, and is not
+    applied here).
+    """
+    game = _fresh(node.setup)
+    for step in node.path():
+        turn = step.turn
+        assert turn is not None
+        try:
+            game.play(turn.move)
+        except IllegalMoveError as e:
+            bad = IllegalTurn(step.ply, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn)
+            return Replay(node.setup, game, bad), step
+        except InvalidMoveError as e:
+            err = RecordError(str(e), turn.line, turn.column)
+            err.turns_played = step.ply - 1
+            raise err from None
+    return Replay(node.setup, game, None, complete=not node.variations), None
