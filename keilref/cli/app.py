@@ -123,7 +123,9 @@ app = typer.Typer(
     name="keilref",
     help="The referee for Keil: was every turn legal, and is the declared result right?",
     no_args_is_help=True,
-    add_completion=False,
+    # Typer's --install-completion and --show-completion; `keilref completion
+    # SHELL` prints the same script for a user to put where their shell reads it.
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
