@@ -73,7 +73,7 @@ def test_the_hooks_under_real_pre_commit(scratch: Path, tmp_path: Path) -> None:
     source, rev = _hook_repository(tmp_path)
     (scratch / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {source.as_posix()}\n    rev: {rev}\n    hooks:\n"
-        "      - id: keilref-check\n      - id: keilref-fmt\n",
+        "      - id: keilref-check\n      - id: keilref-fmt-check\n",
         encoding="utf-8",
     )
     git(scratch, "add", ".pre-commit-config.yaml")
@@ -123,7 +123,7 @@ def test_each_hook_entry_as_pre_commit_calls_it(scratch: Path) -> None:
     if not keilref.exists():
         pytest.skip("the keilref command is not installed beside this Python")
     hooks = {h["id"]: h for h in yaml.safe_load(HOOKS.read_text(encoding="utf-8"))}
-    assert set(hooks) == {"keilref-check", "keilref-fmt"}
+    assert set(hooks) == {"keilref-check", "keilref-fmt", "keilref-fmt-check"}
     stage(scratch, "messy.keil", MESSY.encode())
     stage(scratch, "windows.keil", CANONICAL.replace("\n", "\r\n").encode())
     stage(scratch, "illegal.keil", ILLEGAL.encode())
@@ -139,9 +139,14 @@ def test_each_hook_entry_as_pre_commit_calls_it(scratch: Path) -> None:
         assert argv[0] == "keilref"
         return subprocess.run([str(keilref), *argv[1:], *files], cwd=scratch, capture_output=True, text=True)
 
-    fmt = run("keilref-fmt")
+    fmt = run("keilref-fmt-check")
     assert fmt.returncode == 1
     assert fmt.stdout == "would reformat messy.keil\n"  # not windows.keil, not notes.txt
+    assert (scratch / "messy.keil").read_text(encoding="utf-8") == MESSY
+    fixed = run("keilref-fmt")
+    assert fixed.returncode == 0 and "reformatted messy.keil" in fixed.stdout + fixed.stderr
+    assert (scratch / "messy.keil").read_text(encoding="utf-8") == CANONICAL
+    assert (scratch / "windows.keil").read_bytes() == CANONICAL.replace("\n", "\r\n").encode()  # left alone
     check = run("keilref-check")
     assert check.returncode == 1
     assert "illegal.keil:" in check.stdout and "occupied" in check.stdout and "notes.txt" not in check.stdout
