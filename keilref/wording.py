@@ -75,6 +75,47 @@ WARNING_RULE = (
     "or a clock that cannot be right (a failure with --strict)."
 )
 
+RULE_HELP = {
+    "illegal": (
+        "A turn of the main line breaks the rules where it stands. The message names the turn "
+        "(move number, colour, point, and the turn as every turn counts) and the reason. Compare the "
+        "turn with the source of the record: a point misread, "
+        "a capture missed, a turn left out or written twice, or a Rules tag that names the "
+        "wrong rule set. `keilref show FILE --turn N` draws the position before it."
+    ),
+    "mismatch": (
+        "Every turn is legal, but the declared result (the result token, or the Result tag) disagrees "
+        "with the game: a wrong winner or margin, a score claimed for a game that did not end, a "
+        "resignation after the game ended, or a loss on time claimed for the player who was not to "
+        "move. `keilref score FILE` shows the computed score; correct the result, or the turns."
+    ),
+    "error": (
+        "The record cannot be read: a syntax error, a tag the rules do not allow, or a turn the rules "
+        "cannot read. The message says what was found and what was expected, at its line and column. "
+        "`keilref fmt` will not rewrite a file until every game in it reads."
+    ),
+    "unfinished": (
+        "The game did not end and no result is claimed (`*` or none). Not a failure unless --strict "
+        "is given: finish the record, or claim the result (B+R, W+T...) that ended it."
+    ),
+    "warning": (
+        "Something about the record that does not stop it being judged: a tag left to its default, a "
+        "tag name one typo from a known one, an illegal turn in a variation, or a clock that cannot be "
+        "right. A failure only with --strict; the message says what to change."
+    ),
+}
+"""Each rule's longer help: what it means and how to fix it (SARIF's rule ``help``)."""
+
+
+def rule_help(rule: str) -> str:
+    """The help of a rule id (``illegal/superko`` shares ``illegal``'s, after its reason)."""
+    kind, _, reason = rule.partition("/")
+    text = RULE_HELP[kind]
+    if reason:
+        text = f"{REASONS[Reason(reason)].capitalize()}. {text}"
+    return text
+
+
 # -- turns ---------------------------------------------------------------------
 
 

@@ -308,3 +308,12 @@ def test_exit_zero_reports_the_failures_and_exits_0(at_the_root: None, fmt: str)
     assert (failing.exit_code, passing.exit_code) == (1, 0)
     assert "superko" in passing.stdout
     assert run("check", "--exit-zero", "no/such/path.keil").exit_code == 2  # a usage error is still one
+
+
+def test_every_sarif_rule_explains_itself(at_the_root: None) -> None:
+    rules = json.loads(run("check", "-f", "sarif", "records/faults").stdout)["runs"][0]["tool"]["driver"]["rules"]
+    helps = {r["id"]: r["help"]["text"] for r in rules}
+    assert all(len(text) > 80 for text in helps.values())
+    assert helps["illegal/superko"].startswith("The position repeats one left by an earlier turn of the same player.")
+    assert helps["illegal/occupied"].startswith("The point already holds a stone.")
+    assert "--strict" in helps["warning"] and "keilref score" in helps["mismatch"]

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 import keilref
+from keilref import wording
 from keilref.formats.findings import RULE_INDEX, RULES, Finding, Level, findings
 from keilref.formats import WriterOptions
 from keilref.referee.verdict import Verdict
@@ -51,6 +52,7 @@ def _tool() -> dict[str, Any]:
                     "id": r.id,
                     "name": r.id.replace("/", "-"),
                     "shortDescription": {"text": r.description},
+                    "help": {"text": wording.rule_help(r.id), "markdown": wording.rule_help(r.id)},
                     "defaultConfiguration": {"level": _DEFAULT_LEVEL.get(r.id, "error")},
                 }
                 for r in RULES
