@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from cli_support import ROOT
 
 yaml = pytest.importorskip("yaml")
@@ -108,7 +107,7 @@ def test_a_fault_annotates_the_pull_request_and_fails_the_step(tmp_path: Path, b
     ran, _ = run_action(_workspace(tmp_path, "illegal-superko.keil"), {"paths": "games illegal-superko.keil"}, bin_dir)
     name, code, output = ran[-1]
     assert (name, code) == ("Run keilref", 1)
-    assert re.search(r"^::error file=illegal-superko\.keil,line=8,col=79,title=keilref illegal::.*superko", output, re.M)
+    assert re.search(r"^::error file=illegal-superko\.keil,line=8,col=79,title=keilref illegal::.*superko", output, re.MULTILINE)
 
 
 def test_sarif_is_written_then_uploaded_and_the_check_still_fails(tmp_path: Path, bin_dir: Path) -> None:
@@ -131,7 +130,7 @@ def test_sarif_lands_where_it_is_asked(tmp_path: Path, bin_dir: Path) -> None:
 
 def test_the_workflow_in_the_docs_runs_the_action_as_it_says(tmp_path: Path, bin_dir: Path) -> None:
     text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
-    workflows = [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.S)]
+    workflows = [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)]
     (workflow,) = [w for w in workflows if isinstance(w, dict) and "jobs" in w and any(
         "keilref@" in str(step.get("uses", "")) for step in w["jobs"]["check"]["steps"])]
     (step,) = [s for s in workflow["jobs"]["check"]["steps"] if "keilref@" in str(s.get("uses", ""))]

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_support import ROOT, run
 
 

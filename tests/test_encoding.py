@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli_support import run
 
 GAME = '[Black "José Núñez"] [Rules "keil"] [Size "3"] [Komi "2"] [Button "yes"]\n1. e3 a1 B+R\n'

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from cli_support import ROOT
 
 import keilref
-
-from cli_support import ROOT
 
 KO = ROOT / "records/games/size5-keil-corner-ko.keil"
 
