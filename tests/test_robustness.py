@@ -188,3 +188,29 @@ def test_a_walk_skips_hidden_directories_but_reads_one_given_by_name(tmp_path: P
     assert found == ["a/g.keil"]
     named = [os.path.relpath(s.name, tmp_path) for s in expand_paths([str(tmp_path / ".hidden")])]
     assert named == [".hidden/deep/g.keil"]
+
+
+def test_exclude_and_extend_exclude_as_linters_take_them(tmp_path: Path) -> None:
+    from cli_support import run
+
+    game = '[Rules "keil"] [Size "3"] [Komi "2"] [Button "yes"]\n1. e3 a1 B+R\n'
+    for folder in ("a", "a/old", "b", ".hidden"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / folder / "g.keil").write_text(game, encoding="utf-8")
+    (tmp_path / "b" / "draft.keil").write_text(game, encoding="utf-8")
+
+    def checked(*options: str) -> list[str]:
+        r = run("check", "--format", "jsonl", *options, str(tmp_path))
+        assert r.exit_code == 0, r.output
+        return sorted(os.path.relpath(json.loads(line)["file"], tmp_path) for line in r.stdout.splitlines())
+
+    assert checked() == ["a/g.keil", "a/old/g.keil", "b/draft.keil", "b/g.keil"]
+    assert checked("--extend-exclude", "old", "--extend-exclude", "draft*") == ["a/g.keil", "b/g.keil"]
+    assert checked("--extend-exclude", "a/*") == ["b/draft.keil", "b/g.keil"]  # a path below the directory
+    # --exclude replaces the default: hidden directories are searched again.
+    assert checked("--exclude", "b") == [".hidden/g.keil", "a/g.keil", "a/old/g.keil"]
+    # A file given by name is read, whatever the patterns say.
+    r = run("check", "--exclude", "*.keil", str(tmp_path / "b" / "g.keil"))
+    assert r.exit_code == 0 and "1 game: 1 ok" in r.stdout
+    for command in (["fmt", "--check"], ["stats"], ["filter"]):
+        assert run(*command, "--extend-exclude", "a", "--extend-exclude", "b", str(tmp_path)).exit_code == 2  # nothing left

@@ -26,6 +26,9 @@ from keilref.cli.app import (
     EXIT_OK,
     EXIT_USAGE,
     EncodingOption,
+    ExcludeOption,
+    ExtendExcludeOption,
+    excludes,
     JobsOption,
     RulesOption,
     _check_rules,
@@ -66,6 +69,8 @@ def check(
     rules: RulesOption = None,
     jobs: JobsOption = None,
     encoding: EncodingOption = None,
+    exclude: ExcludeOption = None,
+    extend_exclude: ExtendExcludeOption = None,
     output: Annotated[
         Optional[Path],
         typer.Option(
@@ -106,7 +111,7 @@ def check(
         missing.append(e)
         typer.echo(f"keilref: {e}", err=True)
 
-    sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note, encoding=encoding)
+    sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note, encoding=encoding, exclude=excludes(exclude, extend_exclude))
     if not sources:
         raise typer.Exit(EXIT_USAGE)
     if chosen.rereads and any(s.name == STDIN for s in sources):

@@ -20,6 +20,9 @@ from keilref.cli.app import (
     EXIT_FAILED,
     EXIT_OK,
     EncodingOption,
+    ExcludeOption,
+    ExtendExcludeOption,
+    excludes,
     JobsOption,
     _choose,
     _check_rules,
@@ -67,6 +70,8 @@ def filter_games(
     ] = None,
     jobs: JobsOption = None,
     encoding: EncodingOption = None,
+    exclude: ExcludeOption = None,
+    extend_exclude: ExtendExcludeOption = None,
 ) -> None:
     """Write the matching games verbatim, comments and all; say where each duplicate first appeared."""
     from keilref.referee.filter import Criteria, Repeats, run_filter
@@ -86,7 +91,7 @@ def filter_games(
             fail(f"--tag {t!r} is not Name=value")
         tags.append((name, value))
     try:
-        sources = expand_paths(paths, on_note=say_note, encoding=encoding)
+        sources = expand_paths(paths, on_note=say_note, encoding=encoding, exclude=excludes(exclude, extend_exclude))
     except PathError as e:
         fail(str(e))
     criteria = Criteria(

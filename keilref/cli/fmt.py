@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     pass
 
 from keilref.cli.app import (
+    ExcludeOption,
+    ExtendExcludeOption,
+    excludes,
     EXIT_FAILED,
     EXIT_OK,
     PathsArgument,
@@ -49,6 +52,8 @@ def fmt(
             help="With --in-place: rewrite the file a symbolic link given by name points to (the link stays a link).",
         ),
     ] = False,
+    exclude: ExcludeOption = None,
+    extend_exclude: ExtendExcludeOption = None,
 ) -> None:
     """Rewrite records in the canonical layout (to stdout by default)."""
     if in_place and (check or diff):
@@ -69,7 +74,7 @@ def fmt(
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
     try:
-        sources = expand_paths(paths, matches=False, on_note=say_note)
+        sources = expand_paths(paths, matches=False, on_note=say_note, exclude=excludes(exclude, extend_exclude))
     except PathError as e:
         fail(str(e))
     for source in sources:

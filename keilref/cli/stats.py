@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 from keilref.cli.app import (
     EXIT_FAILED,
     EncodingOption,
+    ExcludeOption,
+    ExtendExcludeOption,
+    excludes,
     JobsOption,
     RulesOption,
     _check_rules,
@@ -37,6 +40,8 @@ def stats(
     rules: RulesOption = None,
     jobs: JobsOption = None,
     encoding: EncodingOption = None,
+    exclude: ExcludeOption = None,
+    extend_exclude: ExtendExcludeOption = None,
     standings: Annotated[
         bool,
         typer.Option(
@@ -53,7 +58,7 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     try:
-        sources = expand_paths(paths, on_note=say_note, encoding=encoding)
+        sources = expand_paths(paths, on_note=say_note, encoding=encoding, exclude=excludes(exclude, extend_exclude))
     except PathError as e:
         fail(str(e))
     if standings:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import fnmatch
 import io
 import os
 import shutil
@@ -116,6 +117,11 @@ class Source:
             return None
 
 
+DEFAULT_EXCLUDE: tuple[str, ...] = (".*",)
+"""What a directory search leaves out unless told otherwise: hidden
+directories and files (``.git``, ``.venv``...), as ruff and git leave them."""
+
+
 def expand_paths(
     paths: Sequence[str],
     *,
@@ -125,6 +131,7 @@ def expand_paths(
     on_error: Callable[[PathError], None] | None = None,
     on_note: Callable[[str], None] | None = None,
     encoding: str | None = None,
+    exclude: Sequence[str] = DEFAULT_EXCLUDE,
 ) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
 
@@ -140,11 +147,15 @@ def expand_paths(
     (``*.keil.gz``, ``.bz2``, ``.xz``, ``.zst``). ``on_note`` is told, once
     per directory, of the links its search skipped. ``encoding`` (from
     :func:`check_encoding`) reads every source as text in that encoding.
+    ``exclude`` holds glob patterns a search leaves out: a directory or file
+    whose name, or whose path below the directory given, matches one
+    (:data:`DEFAULT_EXCLUDE`: hidden directories). A path given by name is
+    read whatever the patterns say, as ruff reads it.
     """
     sources: list[Source] = []
     for given in paths:
         try:
-            sources.extend(_expand_path(given, suffix, compressed, matches, on_note))
+            sources.extend(_expand_path(given, suffix, compressed, matches, on_note, tuple(exclude)))
         except PathError as e:
             if on_error is None:
                 raise
@@ -215,7 +226,12 @@ class Transcoded(io.RawIOBase):
 
 
 def _expand_path(
-    given: str, suffix: str, compressed: bool, matches: bool, on_note: Callable[[str], None] | None
+    given: str,
+    suffix: str,
+    compressed: bool,
+    matches: bool,
+    on_note: Callable[[str], None] | None,
+    exclude: tuple[str, ...] = (),
 ) -> list[Source]:
     if given == STDIN:
         return [Source(STDIN)]
@@ -229,7 +245,7 @@ def _expand_path(
         endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
         if matches and (suffix == ".keil" or suffix in MATCH_SUFFIXES):
             endings = tuple(dict.fromkeys(endings + MATCH_SUFFIXES))
-        found, links = _walk(given, endings)
+        found, links = _walk(given, endings, exclude)
         if links and on_note is not None:
             # Said, not silent: a record behind a link would otherwise drop out of a check unnoticed.
             first = f", the first {links[0]}" if len(links) > 1 else f": {links[0]}"
@@ -248,7 +264,11 @@ def _expand_path(
     raise PathError(f"{shown_name(given)}: no such file or directory")
 
 
-def _walk(top: str, endings: tuple[str, ...]) -> tuple[list[Source], list[str]]:
+def _excluded(name: str, relative: str, patterns: tuple[str, ...]) -> bool:
+    return any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(relative, p) for p in patterns)
+
+
+def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT_EXCLUDE) -> tuple[list[Source], list[str]]:
     """The regular files under ``top`` whose names end in one of ``endings``, sorted, and each
     subdirectory that cannot be read, in its place in the order; then the
     symbolic links skipped, sorted.
@@ -266,10 +286,12 @@ def _walk(top: str, endings: tuple[str, ...]) -> tuple[list[Source], list[str]]:
         found.append(Source(name, unreadable=e.strerror or str(e)))
 
     for root, dirs, files in os.walk(top, onerror=unreadable, followlinks=False):
-        # Hidden directories (.git, .venv, .cache...) hold no archive a user
-        # meant to check, as ruff and git themselves assume: a walk leaves
-        # them out. One named on the command line is still read.
-        dirs[:] = sorted(name for name in dirs if not name.startswith("."))
+        # By default hidden directories (.git, .venv, .cache...) are left out:
+        # they hold no archive a user meant to check, as ruff and git assume.
+        below = os.path.relpath(root, top).replace(os.sep, "/")
+        below = "" if below == "." else below + "/"
+        dirs[:] = sorted(name for name in dirs if not _excluded(name, below + name, exclude))
+        files = [name for name in files if not _excluded(name, below + name, exclude)]
         links.extend(path for path in (os.path.join(root, name) for name in dirs) if os.path.islink(path))
         for name in files:
             if name.endswith(endings):
