@@ -9,6 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 import types
+from dataclasses import replace
 from typing import Annotated, Optional
 
 import typer
@@ -20,6 +21,7 @@ from keilref.escaping import shown_name
 from keilref.formats import FORMATS
 from keilref.formats.output import VerdictPrinter, printed_checks
 
+from keilref.cli.settings import load_settings, print_settings
 from keilref.cli.app import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -52,11 +54,16 @@ def check(
         ),
     ] = None,
     format: Annotated[
-        str, typer.Option("--format", "-f", metavar="FORMAT", help=f"{', '.join(FORMATS)}.")
-    ] = "text",
+        Optional[str], typer.Option("--format", "-f", metavar="FORMAT", help=f"{', '.join(FORMATS)} (default: text).")
+    ] = None,
     strict: Annotated[
-        bool, typer.Option("--strict", help="Count unfinished games and games with a warning as failures.")
-    ] = False,
+        Optional[bool],
+        typer.Option(
+            "--strict/--no-strict",
+            help="Count unfinished games and games with a warning as failures (default: no, or the project's setting).",
+            show_default=False,
+        ),
+    ] = None,
     quiet: Annotated[
         bool,
         typer.Option(
@@ -87,6 +94,10 @@ def check(
             "--scheduler", metavar="ADDRESS", help="Check on the running Dask cluster there (needs keilref[dask])."
         ),
     ] = None,
+    show_settings: Annotated[
+        bool,
+        typer.Option("--show-settings", help="Print the settings that apply to each file, and check nothing."),
+    ] = False,
     exit_zero: Annotated[
         bool,
         typer.Option(
@@ -96,7 +107,14 @@ def check(
     ] = False,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
-    format = _choose(format, tuple(FORMATS), "--format")
+    project = load_settings()
+    # The command line first, then the project's settings, then keilref's defaults.
+    format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
+    strict = strict if strict is not None else bool(project.strict)
+    jobs = jobs if jobs is not None else project.jobs
+    encoding = encoding if encoding is not None else project.encoding
+    exclude = exclude if exclude is not None else (list(project.exclude) if project.exclude is not None else None)
+    extend_exclude = [*project.extend_exclude, *(extend_exclude or ())]
     chosen = FORMATS[format]
     if output is not None and chosen.kind != "document":
         fail(f"--output is for the document formats; {format} goes to stdout")
@@ -111,7 +129,20 @@ def check(
         missing.append(e)
         typer.echo(f"keilref: {e}", err=True)
 
-    sources = expand_paths(paths, compressed=True, on_error=report_missing, on_note=say_note, encoding=encoding, exclude=excludes(exclude, extend_exclude))
+    sources = expand_paths(
+        paths,
+        compressed=True,
+        on_error=report_missing,
+        on_note=say_note,
+        encoding=encoding,
+        exclude=excludes(exclude, extend_exclude),
+    )
+    if rules is None and (project.rules is not None or project.per_path_rules):
+        sources = [replace(s, rules=project.rules_for(s.name)[0]) for s in sources]
+    if show_settings:
+        print_settings(project, sources, rules=rules, strict=strict, format=format, jobs=jobs, encoding=encoding,
+                       exclude=excludes(exclude, extend_exclude))
+        raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
     if not sources:
         raise typer.Exit(EXIT_USAGE)
     if chosen.rereads and any(s.name == STDIN for s in sources):

@@ -16,6 +16,7 @@ from keilref.records.inplace import symlink_refused
 if TYPE_CHECKING:
     pass
 
+from keilref.cli.settings import load_settings, search_settings
 from keilref.cli.app import (
     ExcludeOption,
     ExtendExcludeOption,
@@ -73,6 +74,8 @@ def fmt(
             typer.echo(f"keilref: {symlink_refused(path, directory=True)}", err=True)
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
+    project = load_settings()
+    exclude, extend_exclude = search_settings(project, exclude, extend_exclude)
     try:
         sources = expand_paths(paths, matches=False, on_note=say_note, exclude=excludes(exclude, extend_exclude))
     except PathError as e:

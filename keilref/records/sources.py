@@ -89,6 +89,9 @@ class Source:
     """Why this path cannot be read, when that is known before opening it."""
     encoding: str | None = field(default=None, kw_only=True)
     """The text's encoding when it is not UTF-8 (``cp1252``): read as UTF-8 after decoding it."""
+    rules: str | None = field(default=None, kw_only=True)
+    """The rule set its games are replayed under when no ``--rules`` is given
+    (a project's per-path setting); ``None``: each game's own ``Rules`` tag."""
 
     def open(self) -> BinaryIO:
         """The bytes of the records: decompressed for a compressed file; standard

@@ -62,6 +62,8 @@ class Batch:
     nbytes: int
     failure: RecordError | None = None
     """Set instead of ``games`` when the file could not be read."""
+    rules: str | None = None
+    """The source's own rule set (a project setting), used when the check names none."""
 
 
 def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
@@ -79,12 +81,12 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
                 games.append(piece)
                 nbytes += len(piece.data)
                 if len(games) >= BATCH_GAMES or nbytes >= BATCH_BYTES:
-                    yield Batch(source.name, index, tuple(games), nbytes)
+                    yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
                     index += sum(1 for g in games if g.counts)
                     games, nbytes = [], 0
         except OSError as e:
             if games:
-                yield Batch(source.name, index, tuple(games), nbytes)
+                yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
                 index += sum(1 for g in games if g.counts)
             yield Batch(source.name, index, (), 0, unreadable_error(source, e))
             continue
@@ -92,7 +94,7 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
             if source.name != STDIN:
                 stream.close()
         if games:
-            yield Batch(source.name, index, tuple(games), nbytes)
+            yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
 
 
 def check_batch(batch: Batch, rules: str | None) -> list[Verdict]:
@@ -109,6 +111,8 @@ def checked_games(
         yield None, None, adjudicate(batch.failure, file=batch.file, game=batch.first_game)
         return
     index = batch.first_game
+    if rules is None:
+        rules = batch.rules
     for piece in batch.games:
         item, match = read_piece_match(piece, batch.file)
         if item is None:
