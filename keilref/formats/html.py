@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime
 import html
 import json
+import re
 import shlex
 import sys
 import tempfile
@@ -395,7 +396,7 @@ class HtmlReport:
         key, lay, data = viewer
         layouts.setdefault(key, lay)
         games[str(want.row)] = data
-        return _viewer_html(want.row, data)
+        return _viewer_html(want.row, data, _aspect(lay["base"]))
 
     def _standings(self) -> str:
         events = standings(self._ranked)
@@ -684,7 +685,13 @@ def _index(names: Iterable[str], move: str) -> int | None:
     return None
 
 
-def _viewer_html(row: int, data: dict[str, Any]) -> str:
+def _aspect(svg_text: str) -> str:
+    """The board's width / height, from its viewBox: the place kept for it before it is drawn."""
+    found = re.search(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ([0-9.]+)"', svg_text)
+    return f"{found[1]} / {found[2]}" if found else "1 / 1"
+
+
+def _viewer_html(row: int, data: dict[str, Any], aspect: str = "1 / 1") -> str:
     n = len(data["turns"])
     extra = ""
     if "lines" in data:
@@ -699,7 +706,8 @@ def _viewer_html(row: int, data: dict[str, Any]) -> str:
         extra += '<p class="viewer-clocks" aria-live="polite"></p>\n'
     return (
         f'<div class="viewer" data-game="{row}" tabindex="0" aria-label="move-by-move viewer of game {row}">\n'
-        f'<div class="viewer-board"></div>\n'
+        # Its place kept: boards drawn as they come into view must not push the page about.
+        f'<div class="viewer-board" style="aspect-ratio: {aspect}"></div>\n'
         f'<div class="controls">'
         f'<button type="button" data-step="first" aria-label="first position">|◀</button>'
         f'<button type="button" data-step="prev" aria-label="previous turn">◀</button>'
@@ -743,7 +751,7 @@ _HEAD = """<!DOCTYPE html>
 <title>keilref check report</title>
 <style>
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1b1b1b;background:#fbfaf7}
-main{max-width:60rem;margin:0 auto;padding:0.75rem}
+main{max-width:75rem;margin:0 auto;padding:0.75rem}
 h1{font-size:1.5rem;margin:0.5rem 0}
 h2{font-size:1.25rem;margin:1.5rem 0 0.5rem;border-bottom:1px solid #ccc}
 h3{font-size:1.05rem;margin:0 0 0.3rem;overflow-wrap:anywhere}
@@ -752,7 +760,7 @@ h3{font-size:1.05rem;margin:0 0 0.3rem;overflow-wrap:anywhere}
 .game{background:#fff;border:1px solid #ddd;border-radius:0.4rem;padding:0.75rem;margin:0.75rem 0}
 .message{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:0.9rem;overflow-wrap:anywhere;background:#f3f1ec;padding:0.3rem 0.5rem}
 figure{margin:0}
-.viewer-board{width:min(100%,26rem);min-height:4rem}
+.viewer-board{width:min(100%,26rem)}
 .viewer-board svg{display:block;width:100%;height:auto}
 .run{display:grid;grid-template-columns:max-content 1fr;gap:0.1rem 0.75rem;margin:0.5rem 0;font-size:0.9rem}
 .run dt{font-weight:600}.run dd{margin:0;overflow-wrap:anywhere}
@@ -764,14 +772,14 @@ tr.failing{background:#fdecee}tr.failing td:first-child{border-left:4px solid #b
 .filters{display:flex;flex-wrap:wrap;gap:0.4rem 0.9rem;align-items:end;margin:0.5rem 0}
 .filters label{display:flex;flex-direction:column;font-size:0.85rem}
 .filters select,.filters input{font-size:1rem;min-height:2.2rem;max-width:14rem}
-th button{font:inherit;font-weight:600;background:none;border:0;padding:0.2rem 0;cursor:pointer;text-align:left;color:inherit}
+th button{white-space:nowrap;font:inherit;font-weight:600;background:none;border:0;padding:0.2rem 0;cursor:pointer;text-align:left;color:inherit}
 th button::after{content:" ↕";color:#888}
 th[aria-sort=ascending] button::after{content:" ▲";color:#1b1b1b}th[aria-sort=descending] button::after{content:" ▼";color:#1b1b1b}
 .pager{display:flex;flex-wrap:wrap;gap:0.4rem;align-items:center;margin:0.5rem 0}
 .pager button{min-height:2.4rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 table.crosstable td,table.crosstable th{text-align:center}table.crosstable th[scope=row]{text-align:left}
-td.self{background:#eee}a.not-counted{color:#b00020;font-weight:600;white-space:nowrap}
+td.self{background:#eee}table.standings th[scope=row],table.crosstable th[scope=row]{white-space:nowrap}a.not-counted{color:#b00020;font-weight:600;white-space:nowrap}
 button:focus-visible,a:focus-visible,select:focus-visible,input:focus-visible{outline:2px solid #4a6fa5;outline-offset:2px}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;font-size:0.9rem}
@@ -788,7 +796,7 @@ td.file{overflow-wrap:anywhere;min-width:8rem}
 .viewer-clocks{margin:0.2rem 0;font-variant-numeric:tabular-nums}
 .note{font-style:italic}
 @media (max-width:40rem){main{padding:0.4rem}table{font-size:0.85rem}th,td{padding:0.2rem 0.3rem}
-table.games thead{display:none}table.games tr{display:block;border-bottom:1px solid #ccc;padding:0.3rem 0}
+table.games thead{display:block}table.games thead tr{display:flex;flex-wrap:wrap;gap:0 0.6rem}table.games th{border:0;padding:0}table.games tr{display:block;border-bottom:1px solid #ccc;padding:0.3rem 0}
 table.games td{display:inline-block;border:0}table.games td.file{display:block;min-width:0}
 table.games td[data-label]::before{content:attr(data-label) " ";color:#555}
 table.games td[data-label]:empty{display:none}.filters select,.filters input{max-width:10rem}
@@ -798,7 +806,6 @@ table.games tr.failing td:first-child{border-left:0}table.games tr.failing{borde
 <body>
 <main>
 <h1>keilref check report</h1>
-<nav class="toc" aria-label="sections"><a href="#summary">Summary</a> · <a href="#failing">Failing games</a> · <a href="#standings">Standings</a> · <a href="#games">Every game</a></nav>
 <p>Each game's status is one word: ok, unfinished, mismatch, illegal or error. A cross (✕) marks an illegal point;
 a ring marks the last stone placed; faint dashed stones were captured by the last turn; a crown marks a king.
 Step through a game with the buttons, the slider or the arrow keys (they step the viewer that has the focus, else the one most in view).</p>
@@ -991,10 +998,12 @@ _SCRIPT = r"""
   function current() {
     var f = document.activeElement, holder = f && f.closest ? f.closest(".viewer") : null;
     if (holder) return build(holder);
-    var best = null, most = 0, h = window.innerHeight || document.documentElement.clientHeight;
+    var best = null, most = 0, off = 0, h = window.innerHeight || document.documentElement.clientHeight;
+    // Several may be wholly in view: then the one nearest the middle of the window.
     Array.prototype.forEach.call(roots, function (r) {
       var b = r.getBoundingClientRect(), shown = Math.min(b.bottom, h) - Math.max(b.top, 0);
-      if (shown > most) { most = shown; best = r; }
+      var away = Math.abs((b.top + b.bottom) / 2 - h / 2);
+      if (shown > most + 1 || (shown > 0 && Math.abs(shown - most) <= 1 && away < off)) { most = shown; off = away; best = r; }
     });
     return best ? build(best) : null;
   }
