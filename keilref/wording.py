@@ -27,6 +27,9 @@ __all__ = [
     "STATUSES",
     "WARNING_RULE",
     "back_to",
+    "CROSSTABLE_CAPTION",
+    "FAILING_HEADING",
+    "STANDINGS_NOTE",
     "bad_line_name",
     "clocks",
     "fault_sentence",
@@ -37,12 +40,15 @@ __all__ = [
     "line_title",
     "may_resume",
     "no_such_line",
+    "not_counted",
     "picture_note",
     "play_state",
     "results",
+    "source_label",
     "turn_name",
     "unfinished_message",
     "verdict_message",
+    "viewers_stop",
 ]
 
 # -- statuses and reasons ----------------------------------------------------
@@ -353,3 +359,27 @@ def fault_sentence(v: Verdict, fault: Fault | None = None) -> str:
     if rule == "unfinished":
         return f"game {v.game}: unfinished: {unfinished_message(v)}"
     return f"game {v.game}: {v.status.value}: {verdict_message(v)}"
+
+
+# -- the HTML report ------------------------------------------------------------
+
+FAILING_HEADING = "Failing games"
+STANDINGS_NOTE = (
+    "Only games whose verdict is ok count; a game that is not ok is marked ✗ in the crosstable "
+    "and links to its fault."
+)
+CROSSTABLE_CAPTION = "crosstable: points scored against each opponent, a game at a time (✗: not counted)"
+
+
+def viewers_stop(cap: int) -> str:
+    """Why the failing games past ``cap`` have no viewer."""
+    return f"Viewers stop after {cap} failing games; every failing game above still says why and where."
+
+
+def source_label(place: str) -> str:
+    return f"the source line at {place}, a caret under the fault"
+
+
+def not_counted(status: str, round_: str) -> str:
+    """A crosstable mark's name: ``round 3: illegal, not counted``."""
+    return f"round {round_}: {status}, not counted; see its fault"

@@ -89,7 +89,7 @@ def faults_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[
 
 def sections(page: str) -> dict[int, str]:
     """Each game's section of the page, by its number in the report."""
-    found = re.findall(r'<section class="game" id="game-(\d+)">(.*?)</section>', page, re.S)
+    found = re.findall(r'<section class="game(?: failing)?" id="game-(\d+)"[^>]*>(.*?)</section>', page, re.S)
     return {int(n): body for n, body in found}
 
 
@@ -141,12 +141,13 @@ def test_the_boards_stop_at_the_cap(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     run("check", "records/faults/yugo", "--format", "html", "-o", str(out), "--jobs", "1")
     page = out.read_text(encoding="utf-8")
     failing = len(verdicts_of("records/faults/yugo"))
-    assert len(sections(page)) == 3
-    assert f"{failing - 3} more failing games are in the table below, without a board" in page
+    # Every failing game says why and where; only the first ones carry a viewer.
+    found = sections(page)
+    assert len(found) == failing > 3
+    assert [row for row, body in found.items() if 'class="viewer"' in body] == sorted(found)[:3]
+    assert all('class="place"' in body for body in found.values())
+    assert wording.viewers_stop(3) in page
 
-
-def _fault_figures(page: str) -> list[str]:
-    return [body for body in sections(page).values() if '<figure class="fault">' in body]
 
 
 def test_a_compressed_file_and_standard_input_get_their_boards(tmp_path: Path, at_the_root: None) -> None:
@@ -156,10 +157,13 @@ def test_a_compressed_file_and_standard_input_get_their_boards(tmp_path: Path, a
     piped = runner.invoke(app, ["check", "-f", "html", "-"], input=record)
     for page in (run("check", "-f", "html", str(packed)).stdout, piped.stdout):
         assert '1 game failed' in page
-        # The board read again is the game checked: the illegal turn is named and crossed on it.
-        (figure,) = _fault_figures(page)
-        assert "illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in figure
-        assert count(figure, "illegal") == 1
+        # The game read again is the game checked: its viewer ends on the illegal turn, named and placed,
+        # and the source line is quoted with a caret under the fault.
+        ((row, body),) = sections(page).items()
+        assert "illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in body
+        assert re.search(r'<pre class="source"[^>]*>[^<]*\n *\^</pre>', body)
+        g = report_data(page)["games"][str(row)]
+        assert g["fault"] is not None and "superko (repeats turn 29)" in g["faultText"]
     # Kept for the report only while the check ran: the next command reads its own input.
     again = runner.invoke(app, ["check", "-f", "jsonl", "-"], input=b'[Size "3"]\n\n1. c5 *\n')
     assert json.loads(again.stdout)["status"] == "unfinished"
@@ -192,6 +196,7 @@ def test_every_failing_game_is_listed_with_its_board(faults_report: tuple[Path, 
     path, verdicts = faults_report
     dom = dump_dom(path.as_uri())
     found = sections(dom)
+    data = report_data(path.read_text(encoding="utf-8"))
     failing = [(row, v) for row, v in enumerate(verdicts, 1) if v["status"] in ("mismatch", "illegal", "error")]
     assert failing and len(found) == len(failing)
     for row, v in failing:
@@ -202,24 +207,26 @@ def test_every_failing_game_is_listed_with_its_board(faults_report: tuple[Path, 
             # Unreadable: no board, but the message and where.
             err = v["error"]
             assert isinstance(err, dict)
-            assert f"{err['line']}:{err['column']}: " in body
+            assert f"{v['file']}:{err['line']}:{err['column']}</span> error: " in body
             continue
-        assert '<figure class="fault"><svg' in body, v["file"]
-        figure = body[body.index('<figure class="fault">') : body.index("</figure>")]
+        # One viewer per failing game, drawn as it scrolls into view: its data ends at the fault.
+        assert f'class="viewer" data-game="{row}"' in body, v["file"]
+        g = data["games"][str(row)]
+        loc = v["illegal"] if isinstance(v["illegal"], dict) else v["error"] if isinstance(v["error"], dict) else None
+        if isinstance(loc, dict):
+            assert f'{v["file"]}:{loc["line"]}:{loc["column"]}</span>' in body
+            assert '<pre class="source"' in body
         illegal = v["illegal"]
         if isinstance(illegal, dict):
             on_board = illegal["reason"] != "off-board" and illegal["point"] not in ("pass", "button")
-            assert count(figure, "illegal") == (1 if on_board else 0), v["file"]
+            assert (g.get("fault") is not None) == on_board, v["file"]
             named = wording.illegal_turn(illegal["turn"], illegal["point"], illegal["reason"], illegal.get("repeats_turn"))
-            assert f"illegal: {named}" in figure
-        # The viewer was drawn by the script, at the last legal position
-        # (one step further where groups were removed by agreement).
+            assert f"illegal: {named}" in body
+            assert not on_board or named in g["faultText"]
+        # The viewer opens at the last legal position (one step further where groups were removed by agreement).
         turns = v["turns"]
         assert isinstance(turns, int)
-        if "groups removed by agreement" in body:
-            assert f"after turn {turns} of {turns}: groups removed by agreement" in body
-            turns += 1
-        assert re.search(rf'data-game="{row}"[^>]*data-turn="{turns}"', body), v["file"]
+        assert len(g["turns"]) == turns + (1 if g.get("removal") else 0), v["file"]
 
 
 def test_the_viewer_opens_at_the_turn_in_the_address(faults_report: tuple[Path, list[dict[str, object]]]) -> None:

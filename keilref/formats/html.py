@@ -18,18 +18,23 @@ every other format.
 
 from __future__ import annotations
 
+import datetime
 import html
 import json
+import re
+import shlex
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import IO, Any, Protocol
 
-from keilref import wording
+from keilref import __version__, wording
 from keilref.formats import svg
 from keilref.records.sources import STDIN, Source, stdin_kept
-from keilref.values import Color, format_number
+from keilref.values import Color
 from keilref.escaping import one_line, shown_name
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
 from keilref.engine.game import Game, new_game
@@ -37,8 +42,8 @@ from keilref.records.inputs import read_piece, split_source
 from keilref.records.record import Record, Turn, Variation
 from keilref.engine.rules import ButtonRule, find_rules
 from keilref.referee.settings import GameSetup, read_setup
-from keilref.referee.replay import replay
 from keilref.formats import WriterOptions
+from keilref.referee.standings import standings
 from keilref.referee.verdict import Fault, Status, Verdict
 
 FAILING_DETAIL_CAP = 200
@@ -106,14 +111,6 @@ class HtmlWriter:
         self._page.write(_Writes(self._write))
 
 
-def _fault_message(v: Verdict, fault: Fault) -> str:
-    if fault.rule == "warning":
-        return f"{fault.line}:{fault.column}: warning: {fault.message}"
-    if fault.rule == "unfinished":
-        return f"{fault.line}:{fault.column}: unfinished: {wording.unfinished_message(v)}"
-    return _message(v)
-
-
 def _rules_attr(faults: tuple[Fault, ...]) -> str:
     """The rules a failing row breaks, for scripts that read the page."""
     if not faults:
@@ -136,19 +133,84 @@ class _Out(Protocol):
     def write(self, text: str, /) -> object: ...
 
 
+TABLE_FIRST_PAGE = 100
+"""Rows of the table written as HTML (what a reader without scripts sees); the script pages the rest."""
+EAGER_VIEWERS = 12
+"""Up to this many viewers are drawn at once; beyond, each is drawn as it scrolls into view."""
+
+_COLUMNS = ("#", "file", "game", "event", "round", "players", "rules", "status", "computed", "declared")
+
+
+def _source_lines(wanted: dict[str, set[int]]) -> dict[tuple[str, int], str]:
+    """The lines asked for, read again as the check read them (decompressed, standard input kept)."""
+    found: dict[tuple[str, int], str] = {}
+    for file, numbers in wanted.items():
+        if file == STDIN and not stdin_kept():
+            continue
+        last = max(numbers)
+        try:
+            stream = Source(file).open()
+        except OSError:
+            continue
+        try:
+            # Lines end at LF only, as the parser counts them.
+            for number, raw in enumerate(stream, 1):
+                if number in numbers:
+                    found[(file, number)] = raw[:4000].decode("utf-8", errors="replace").removeprefix("\ufeff").rstrip("\r\n")
+                if number >= last:
+                    break
+        except OSError:
+            pass
+        finally:
+            if file != STDIN:
+                stream.close()
+    return found
+
+
+def _excerpt(text: str, column: int, width: int = 100) -> tuple[str, int]:
+    """The line cut around ``column`` to ``width`` characters, and the caret's offset in it."""
+    text = "".join(" " if ch == "\t" else ch if ch.isprintable() else "?" for ch in text)
+    start = 0
+    if len(text) > width:
+        start = max(0, min(column - 1 - width // 2, len(text) - width))
+        piece = text[start : start + width]
+        if start > 0:
+            piece = "..." + piece[3:]
+        if start + width < len(text):
+            piece = piece[:-3] + "..."
+        text = piece
+    return text, max(0, min(column - 1 - start, len(text)))
+
+
+def _fraction(x: Fraction) -> str:
+    if x.denominator == 1:
+        return str(x.numerator)
+    if x.denominator == 2:
+        return f"{x.numerator // 2}½" if x.numerator > 1 else "½"
+    return f"{float(x):g}"
+
+
 class HtmlReport:
     """Collects verdicts as they come, then writes the page.
 
-    ``add`` keeps only a row of text per game (spooled) and the verdicts of
-    the games that get boards; ``write`` reads those games again.
+    ``add`` keeps a compact row per game (spooled as JSON lines), the
+    verdicts of the failing games and of the games that take part in
+    standings; ``write`` reads the games with viewers again.
     """
 
-    def __init__(self, *, rules: str | None = None, strict: bool = False) -> None:
+    def __init__(self, *, rules: str | None = None, strict: bool = False, command: str | None = None) -> None:
         self._rules = rules
         self._strict = strict
+        self._command = command
         self._rows: IO[str] = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8")
         self._counts: Counter[Status] = Counter()
         self._wanted: list[_Wanted] = []
+        self._failing: list[_Wanted] = []
+        self._ranked: list[Verdict] = []
+        self._row_of: dict[tuple[str, int], int] = {}
+        self._files: dict[str, int] = {}
+        self._values: dict[str, dict[str, None]] = {"rules": {}, "event": {}, "round": {}}
+        self._first_rows: list[str] = []
         self._failing_seen = 0
         self._other_seen = 0
         self._n = 0
@@ -159,73 +221,88 @@ class HtmlReport:
         self._counts[v.status] += 1
         faults = v.faults(strict=self._strict)
         failing = bool(faults)
-        wanted = False
+        readable = not (v.file == STDIN and not stdin_kept())  # read as it came, it cannot be read again
         if failing:
             self._failing_seen += 1
-            wanted = self._failing_seen <= FAILING_DETAIL_CAP
+            want = _Wanted(row, v, faults)
+            self._failing.append(want)
+            if readable and self._failing_seen <= FAILING_DETAIL_CAP:
+                self._wanted.append(want)
         else:
             self._other_seen += 1
-            wanted = self._other_seen <= OTHER_VIEWER_CAP
-        if v.file == STDIN and not stdin_kept():
-            wanted = False  # read as it came, it cannot be read again
-        if wanted:
-            self._wanted.append(_Wanted(row, v, faults))
-        link = f'<a href="#game={row}">{row}</a>' if wanted else str(row)
-        result_cells = (
-            f'<td data-label="computed">{_esc(v.computed or "–")}</td>'
-            f'<td data-label="declared">{_esc(v.declared or "–")}</td>'
-        )
+            if readable and self._other_seen <= OTHER_VIEWER_CAP:
+                self._wanted.append(_Wanted(row, v, faults))
+        if v.event is not None and v.round is not None and v.black is not None and v.white is not None:
+            self._ranked.append(v)
+            self._row_of[(v.file, v.game)] = row
+        file = self._files.setdefault(v.file, len(self._files))
+        for key, value in (("rules", v.rules), ("event", v.event), ("round", v.round)):
+            if value is not None and value not in self._values[key]:
+                self._values[key][value] = None
+        line, column = v.location
+        # Compact on purpose: 100,000 of them travel in the page for the script's table.
         self._rows.write(
+            json.dumps(
+                [row, file, v.game, v.event or "", v.round or "", v.black or "", v.white or "", v.rules or "",
+                 v.status.value, v.computed or "", v.declared or "", line, column, 1 if failing else 0],
+                ensure_ascii=False, separators=(",", ":"),
+            )
+            + "\n"
+        )
+        if row <= TABLE_FIRST_PAGE:
+            self._first_rows.append(self._row_html(row, v, faults))
+
+    def _row_html(self, row: int, v: Verdict, faults: tuple[Fault, ...]) -> str:
+        failing = bool(faults)
+        link = f'<a href="#game={row}">{row}</a>' if failing else str(row)
+        return (
             f'<tr id="row-{row}" class="{"failing" if failing else "passing"}"{_rules_attr(faults)}><td>{link}</td>'
             f'<td class="file">{_esc(shown_name(v.file))}</td><td data-label="game">{v.game}</td>'
-            f"<td>{_esc(_players(v))}</td><td>{_status_cell(v.status)}</td>{result_cells}</tr>\n"
+            f'<td data-label="event">{_esc(v.event or "")}</td><td data-label="round">{_esc(v.round or "")}</td>'
+            f"<td>{_esc(_players(v))}</td><td data-label=\"rules\">{_esc(v.rules or '')}</td>"
+            f"<td>{_status_cell(v.status)}</td>"
+            f'<td data-label="computed">{_esc(v.computed or "–")}</td>'
+            f'<td data-label="declared">{_esc(v.declared or "–")}</td></tr>\n'
         )
 
     def write(self, out: _Out) -> None:
-        """The whole page: summary, failing games, the table, then the viewers of the others."""
+        """The whole page: header and summary, every failing game, standings, the table, the other viewers."""
         details = self._details()
         layouts: dict[str, Any] = {}
         games: dict[str, Any] = {}
-        failing_html: list[str] = []
+        viewers: dict[int, str] = {}
         other_html: list[str] = []
         for want in self._wanted:
-            d = details.get(want.row)
-            section = self._section(want, d, layouts, games)
-            (failing_html if want.failing else other_html).append(section)
+            viewer = self._viewer(want, details.get(want.row), layouts, games)
+            if want.failing:
+                viewers[want.row] = viewer
+            elif viewer:
+                other_html.append(self._section(want, viewer, {}))
         out.write(_HEAD)
+        out.write(self._header())
         if any("lines" in g or _has_clocks(g) for g in games.values()):
             out.write(_LINES_HELP)
         out.write(self._summary())
-        n_failing = sum(1 for w in self._wanted if w.failing)
-        out.write('<h2 id="failing">Failing games</h2>\n')
+        out.write(f'<h2 id="failing">{wording.FAILING_HEADING}</h2>\n')
         if not self._failing_seen:
             out.write("<p>No game failed.</p>\n")
-        for section in failing_html:
-            out.write(section)
-        if self._failing_seen > n_failing:
-            left = self._failing_seen - n_failing
-            out.write(
-                f'<p class="note">{left} more failing game{"s" if left != 1 else ""} '
-                f"{'are' if left != 1 else 'is'} in the table below, without a board "
-                f"(boards stop after {FAILING_DETAIL_CAP}).</p>\n"
-            )
-        out.write('<h2 id="games">Every game</h2>\n<div class="table-wrap"><table class="games">\n')
-        out.write(
-            "<thead><tr><th>#</th><th>file</th><th>game</th><th>players</th><th>status</th>"
-            "<th>computed</th><th>declared</th></tr></thead>\n<tbody>\n"
-        )
-        self._rows.seek(0)
-        for line in self._rows:
-            out.write(line)
-        self._rows.close()
-        out.write("</tbody></table></div>\n")
+        wanted_lines: dict[str, set[int]] = {}
+        for want in self._failing:
+            wanted_lines.setdefault(want.verdict.file, set()).update(f.line for f in want.faults)
+        lines = _source_lines(wanted_lines)
+        for want in self._failing:
+            out.write(self._section(want, viewers.get(want.row, ""), lines))
+        if self._failing_seen > FAILING_DETAIL_CAP:
+            out.write(f'<p class="note">{wording.viewers_stop(FAILING_DETAIL_CAP)}</p>\n')
+        out.write(self._standings())
+        out.write(self._table_html())
         if other_html:
             out.write('<h2 id="viewers">Games that did not fail</h2>\n')
             if self._other_seen > len(other_html):
                 out.write(f'<p class="note">Viewers for the first {len(other_html)} of them.</p>\n')
             for section in other_html:
                 out.write(section)
-        page: dict[str, Any] = {"layouts": layouts, "games": games}
+        page: dict[str, Any] = {"layouts": layouts, "games": games, "eager": len(games) <= EAGER_VIEWERS}
         words = _words(games)
         if words is not None:
             page["words"] = words
@@ -233,7 +310,29 @@ class HtmlReport:
         # Inside <script>, only "</" could end the element early.
         safe = data.replace("</", "<\\/")
         out.write(f'<script type="application/json" id="keilref-data">{safe}</script>\n')
+        out.write('<script type="application/json" id="keilref-rows">{"files":')
+        out.write(json.dumps([shown_name(f) for f in self._files], ensure_ascii=False).replace("</", "<\\/"))
+        out.write(',"rows":[')
+        self._rows.seek(0)
+        first = True
+        for line in self._rows:
+            out.write(("" if first else ",") + line.rstrip("\n").replace("</", "<\\/"))
+            first = False
+        self._rows.close()
+        out.write("]}</script>\n")
         out.write(f"<script>{_SCRIPT}</script>\n</main>\n</body>\n</html>\n")
+
+    def _header(self) -> str:
+        command = self._command if self._command is not None else shlex.join(["keilref", *sys.argv[1:]])
+        return (
+            '<dl class="run"><dt>command</dt><dd><code>' + _esc(command) + "</code></dd>"
+            f"<dt>keilref</dt><dd>{_esc(__version__)}</dd>"
+            f"<dt>date</dt><dd>{datetime.date.today().isoformat()}</dd></dl>\n"
+            '<nav class="toc" aria-label="sections"><a href="#summary">Summary</a> · '
+            f'<a href="#failing">{wording.FAILING_HEADING}</a> · '
+            + ('<a href="#standings">Standings</a> · ' if self._ranked else "")
+            + '<a href="#games">Every game</a></nav>\n'
+        )
 
     def _summary(self) -> str:
         total = sum(self._counts.values())
@@ -242,10 +341,151 @@ class HtmlReport:
         )
         failed = self._failing_seen
         verdict = "no game failed" if not failed else f"{failed} game{'s' if failed != 1 else ''} failed"
+        jump = f' <a href="#failing">{wording.FAILING_HEADING}</a>' if failed else ""
         return (
             f'<h2 id="summary">Summary</h2>\n<p class="verdict">{total} game{"s" if total != 1 else ""}: '
-            f"{verdict}.</p>\n<table class=\"counts\"><thead><tr><th>status</th><th>games</th></tr></thead>"
+            f"{verdict}.{jump}</p>\n<table class=\"counts\"><thead><tr><th>status</th><th>games</th></tr></thead>"
             f"<tbody>{cells}</tbody></table>\n"
+        )
+
+    def _section(self, want: _Wanted, viewer: str, lines: dict[tuple[str, int], str]) -> str:
+        v = want.verdict
+        row = want.row
+        parts = [
+            f'<section class="game{" failing" if want.failing else ""}" id="game-{row}" aria-labelledby="h-{row}">\n'
+            f'<h3 id="h-{row}">{row}. {_esc(shown_name(v.file))} · game {v.game} {_status_cell(v.status)}</h3>\n'
+        ]
+        facts = []
+        who = _players(v)
+        if who:
+            facts.append(f'<span class="players">{_esc(who)}</span>')
+        if v.event is not None:
+            facts.append(f'<span class="event">{_esc(v.event)}</span>')
+        if v.round is not None:
+            facts.append(f'<span class="round">round {_esc(v.round)}</span>')
+        if facts:
+            parts.append(f'<p class="facts">{" · ".join(facts)}</p>\n')
+        for fault in want.faults:
+            place = f"{shown_name(v.file)}:{fault.line}:{fault.column}"
+            parts.append(
+                f'<p class="message" data-rule="{_esc(fault.rule)}"><span class="place">{_esc(place)}</span> '
+                f"{_esc(wording.fault_sentence(v, fault).removeprefix(f'game {v.game}: '))}</p>\n"
+            )
+            text = lines.get((v.file, fault.line))
+            if text is not None:
+                shown, at = _excerpt(text, fault.column)
+                parts.append(
+                    f'<pre class="source" aria-label="{_esc(wording.source_label(place))}">'
+                    f"{html.escape(shown)}\n{' ' * at}^</pre>\n"
+                )
+        parts.append(viewer)
+        parts.append("</section>\n")
+        return "".join(parts)
+
+    def _viewer(
+        self, want: _Wanted, item: Record | RecordError | None, layouts: dict[str, Any], games: dict[str, Any]
+    ) -> str:
+        if not isinstance(item, Record):
+            return ""
+        try:
+            viewer = _viewer_data(item, want.verdict, self._rules)
+        except Exception:  # noqa: BLE001
+            return ""  # a picture is never worth the report: the message and the place still say it
+        if viewer is None:
+            return ""
+        key, lay, data = viewer
+        layouts.setdefault(key, lay)
+        games[str(want.row)] = data
+        return _viewer_html(want.row, data, _aspect(lay["base"]))
+
+    def _standings(self) -> str:
+        events = standings(self._ranked)
+        self._ranked = []
+        if not events:
+            return ""
+        parts = [f'<h2 id="standings">Standings</h2>\n<p>{_esc(wording.STANDINGS_NOTE)}</p>\n']
+        for n, e in enumerate(events, 1):
+            counted = sum(1 for g in e.games if g.counted)
+            parts.append(
+                f'<section class="event" id="event-{n}"><h3>{_esc(e.event)}</h3>\n'
+                f"<p>{len(e.rows)} players, {counted} games counted, {len(e.games) - counted} not counted.</p>\n"
+                f'<div class="table-wrap"><table class="standings"><caption>standings of {_esc(e.event)}</caption>'
+                '<thead><tr><th scope="col">rank</th><th scope="col">player</th><th scope="col">points</th>'
+                '<th scope="col">wins</th><th scope="col">draws</th><th scope="col">losses</th>'
+                '<th scope="col">games</th><th scope="col"><abbr title="Sonneborn-Berger">SB</abbr></th></tr></thead><tbody>'
+            )
+            for r in e.rows:
+                parts.append(
+                    f"<tr><td>{r.rank}</td><th scope=\"row\">{_esc(r.player)}</th><td>{_fraction(r.points)}</td>"
+                    f"<td>{r.wins}</td><td>{r.draws}</td><td>{r.losses}</td><td>{r.games}</td>"
+                    f"<td>{_fraction(r.tiebreak)}</td></tr>"
+                )
+            parts.append("</tbody></table></div>\n")
+            heads = "".join(f'<th scope="col" title="{_esc(r.player)}">{i}</th>' for i, r in enumerate(e.rows, 1))
+            parts.append(
+                f'<div class="table-wrap"><table class="crosstable"><caption>{_esc(wording.CROSSTABLE_CAPTION)}</caption>'
+                f'<thead><tr><th scope="col">#</th><th scope="col">player</th>{heads}</tr></thead><tbody>'
+            )
+            for i, (player, cells) in enumerate(e.crosstable()):
+                tds = []
+                for j, games in enumerate(cells):
+                    if i == j:
+                        tds.append('<td class="self">–</td>')
+                        continue
+                    marks = []
+                    for g in games:
+                        got = g.points_of(player)
+                        if got is None:
+                            row = self._row_of.get((g.file, g.game))
+                            label = _esc(wording.not_counted(g.status.value, g.round))
+                            marks.append(
+                                f'<a class="not-counted" href="#game={row}" title="{label}" aria-label="{label}">'
+                                f"✗ {g.status.value}</a>"
+                            )
+                        else:
+                            marks.append(_fraction(got))
+                    tds.append(f"<td>{' '.join(marks)}</td>")
+                parts.append(f'<tr><td>{i + 1}</td><th scope="row">{_esc(player)}</th>{"".join(tds)}</tr>')
+            parts.append("</tbody></table></div>\n</section>\n")
+        return "".join(parts)
+
+    def _table_html(self) -> str:
+        options = "".join(f'<option value="{s.value}">{s.value}</option>' for s in Status)
+        selects = []
+        for key in ("rules", "event", "round"):
+            values = self._values[key]
+            if values:
+                opts = "".join(f'<option value="{_esc(x)}">{_esc(x)}</option>' for x in list(values)[:2000])
+                selects.append(
+                    f'<label>{key} <select data-filter="{key}"><option value="">any</option>{opts}</select></label>'
+                )
+        heads = "".join(
+            f'<th scope="col" data-col="{i}"><button type="button" data-sort="{i}">{name}</button></th>'
+            for i, name in enumerate(_COLUMNS)
+        )
+        shown = min(self._n, TABLE_FIRST_PAGE)
+        more = (
+            f'<noscript><p class="note">The first {shown} of {self._n} games; the full table needs JavaScript.</p></noscript>\n'
+            if self._n > shown else ""
+        )
+        return (
+            '<h2 id="games">Every game</h2>\n'
+            '<form class="filters" role="search" aria-label="filter the games" hidden>'
+            f'<label>status <select data-filter="status"><option value="">any</option>'
+            f'<option value="failing">failing</option>{options}</select></label>'
+            f'{"".join(selects)}'
+            '<label>player <input type="search" data-filter="player" autocomplete="off"></label>'
+            '<label>search <input type="search" data-filter="text" autocomplete="off"></label>'
+            "</form>\n"
+            '<p class="table-count" aria-live="polite"></p>\n'
+            f'{more}<div class="table-wrap"><table class="games"><caption class="sr-only">every game checked</caption>\n'
+            f"<thead><tr>{heads}</tr></thead>\n<tbody>\n{''.join(self._first_rows)}</tbody></table></div>\n"
+            '<nav class="pager" aria-label="pages of the table" hidden>'
+            '<button type="button" data-page="first">first page</button>'
+            '<button type="button" data-page="prev">previous page</button>'
+            '<span class="page-of"></span>'
+            '<button type="button" data-page="next">next page</button>'
+            '<button type="button" data-page="last">last page</button></nav>\n'
         )
 
     def _details(self) -> dict[int, Record | RecordError]:
@@ -281,74 +521,6 @@ class HtmlReport:
                 if file != STDIN:
                     stream.close()
         return found
-
-    def _section(
-        self,
-        want: _Wanted,
-        item: Record | RecordError | None,
-        layouts: dict[str, Any],
-        games: dict[str, Any],
-    ) -> str:
-        v = want.verdict
-        row = want.row
-        parts = [
-            f'<section class="game" id="game-{row}">\n<h3>{row}. {_esc(shown_name(v.file))} · game {v.game} '
-            f"{_status_cell(v.status)}</h3>\n"
-        ]
-        who = _players(v)
-        if who:
-            parts.append(f'<p class="players">{_esc(who)}</p>\n')
-        for fault in want.faults:
-            parts.append(f'<p class="message" data-rule="{_esc(fault.rule)}">{_esc(_fault_message(v, fault))}</p>\n')
-        if isinstance(item, Record):
-            parts.append('<div class="boards">\n')
-            board = None
-            try:
-                board = _fault_board(item, v, self._rules) if want.failing else None
-            except Exception:  # noqa: BLE001
-                pass  # a picture is never worth the report: the table and the message still say it
-            if board is not None:
-                parts.append(f'<figure class="fault">{board}</figure>\n')
-            try:
-                viewer = _viewer_data(item, v, self._rules)
-            except Exception:  # noqa: BLE001
-                viewer = None
-            if viewer is not None:
-                key, lay, data = viewer
-                layouts.setdefault(key, lay)
-                games[str(row)] = data
-                parts.append(_viewer_html(row, data))
-            parts.append("</div>\n")
-        parts.append("</section>\n")
-        return "".join(parts)
-
-
-def _fault_board(record: Record, v: Verdict, rules: str | None) -> str | None:
-    """The board where the game goes wrong, the fault marked, or ``None`` where there is none."""
-    if v.status is Status.ILLEGAL:
-        rep = replay(record, rules=rules)
-        return svg.board(rep.game, illegal=rep.illegal, size=480)
-    if v.status is Status.MISMATCH or v.status is Status.UNFINISHED:
-        rep = replay(record, rules=rules)
-        counted = rep.game.score()
-        note = wording.results(v)
-        return svg.board(
-            rep.game,
-            territory=True,
-            size=480,
-            notes=[f"Black {format_number(counted.black)}, White {format_number(counted.white)}: {note}"],
-        )
-    if v.status is Status.ERROR and v.rules is not None and v.error is not None:
-        # The tags were read and the replay stopped at a token it could not play: show where.
-        # Played by hand, not by replay(): a bad Removed tag must not stop the picture.
-        setup = read_setup(record, rules=rules)
-        game = _new_game(setup)
-        game.play_all(t.move for t in record.turns[: v.turns])
-        if v.turns >= len(record.turns):
-            return svg.board(game, size=480)
-        token = record.turns[v.turns].text
-        return svg.board(game, size=480, notes=[f"{wording.turn_name(v.turns + 1, token)}: not a turn here"])
-    return None
 
 
 def _new_game(setup: GameSetup) -> Game:
@@ -513,7 +685,13 @@ def _index(names: Iterable[str], move: str) -> int | None:
     return None
 
 
-def _viewer_html(row: int, data: dict[str, Any]) -> str:
+def _aspect(svg_text: str) -> str:
+    """The board's width / height, from its viewBox: the place kept for it before it is drawn."""
+    found = re.search(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+) ([0-9.]+)"', svg_text)
+    return f"{found[1]} / {found[2]}" if found else "1 / 1"
+
+
+def _viewer_html(row: int, data: dict[str, Any], aspect: str = "1 / 1") -> str:
     n = len(data["turns"])
     extra = ""
     if "lines" in data:
@@ -528,7 +706,8 @@ def _viewer_html(row: int, data: dict[str, Any]) -> str:
         extra += '<p class="viewer-clocks" aria-live="polite"></p>\n'
     return (
         f'<div class="viewer" data-game="{row}" tabindex="0" aria-label="move-by-move viewer of game {row}">\n'
-        f'<div class="viewer-board"></div>\n'
+        # Its place kept: boards drawn as they come into view must not push the page about.
+        f'<div class="viewer-board" style="aspect-ratio: {aspect}"></div>\n'
         f'<div class="controls">'
         f'<button type="button" data-step="first" aria-label="first position">|◀</button>'
         f'<button type="button" data-step="prev" aria-label="previous turn">◀</button>'
@@ -572,7 +751,7 @@ _HEAD = """<!DOCTYPE html>
 <title>keilref check report</title>
 <style>
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1b1b1b;background:#fbfaf7}
-main{max-width:60rem;margin:0 auto;padding:0.75rem}
+main{max-width:75rem;margin:0 auto;padding:0.75rem}
 h1{font-size:1.5rem;margin:0.5rem 0}
 h2{font-size:1.25rem;margin:1.5rem 0 0.5rem;border-bottom:1px solid #ccc}
 h3{font-size:1.05rem;margin:0 0 0.3rem;overflow-wrap:anywhere}
@@ -581,14 +760,32 @@ h3{font-size:1.05rem;margin:0 0 0.3rem;overflow-wrap:anywhere}
 .game{background:#fff;border:1px solid #ddd;border-radius:0.4rem;padding:0.75rem;margin:0.75rem 0}
 .message{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:0.9rem;overflow-wrap:anywhere;background:#f3f1ec;padding:0.3rem 0.5rem}
 figure{margin:0}
-.boards{display:flex;flex-wrap:wrap;gap:0.75rem;align-items:flex-start}
-.boards>*{flex:1 1 18rem;max-width:30rem;min-width:0}
-.game svg{display:block;width:100%;max-width:30rem;height:auto}
+.viewer-board{width:min(100%,26rem)}
+.viewer-board svg{display:block;width:100%;height:auto}
+.run{display:grid;grid-template-columns:max-content 1fr;gap:0.1rem 0.75rem;margin:0.5rem 0;font-size:0.9rem}
+.run dt{font-weight:600}.run dd{margin:0;overflow-wrap:anywhere}
+.facts{margin:0.2rem 0;color:#333}
+.place{font-weight:600}
+pre.source{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:0.85rem;background:#f7f5f0;border-left:3px solid #b00020;padding:0.3rem 0.5rem;margin:0.3rem 0;overflow-x:auto;white-space:pre}
+.game.failing{border-left:4px solid #b00020}
+tr.failing{background:#fdecee}tr.failing td:first-child{border-left:4px solid #b00020}
+.filters{display:flex;flex-wrap:wrap;gap:0.4rem 0.9rem;align-items:end;margin:0.5rem 0}
+.filters label{display:flex;flex-direction:column;font-size:0.85rem}
+.filters select,.filters input{font-size:1rem;min-height:2.2rem;max-width:14rem}
+th button{white-space:nowrap;font:inherit;font-weight:600;background:none;border:0;padding:0.2rem 0;cursor:pointer;text-align:left;color:inherit}
+th button::after{content:" ↕";color:#888}
+th[aria-sort=ascending] button::after{content:" ▲";color:#1b1b1b}th[aria-sort=descending] button::after{content:" ▼";color:#1b1b1b}
+.pager{display:flex;flex-wrap:wrap;gap:0.4rem;align-items:center;margin:0.5rem 0}
+.pager button{min-height:2.4rem}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+table.crosstable td,table.crosstable th{text-align:center}table.crosstable th[scope=row]{text-align:left}
+td.self{background:#eee}table.standings th[scope=row],table.crosstable th[scope=row]{white-space:nowrap}a.not-counted{color:#b00020;font-weight:600;white-space:nowrap}
+button:focus-visible,a:focus-visible,select:focus-visible,input:focus-visible{outline:2px solid #4a6fa5;outline-offset:2px}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;font-size:0.9rem}
 th,td{border-bottom:1px solid #ddd;padding:0.25rem 0.5rem;text-align:left;vertical-align:top}
 td.file{overflow-wrap:anywhere;min-width:8rem}
-.controls{display:flex;gap:0.3rem;align-items:center;max-width:30rem}
+.controls{display:flex;gap:0.3rem;align-items:center;max-width:26rem}
 .controls input{flex:1;min-width:4rem}
 .controls button{font-size:1.1rem;min-width:2.6rem;min-height:2.4rem}
 .viewer:focus{outline:2px solid #4a6fa5;outline-offset:2px}
@@ -599,9 +796,11 @@ td.file{overflow-wrap:anywhere;min-width:8rem}
 .viewer-clocks{margin:0.2rem 0;font-variant-numeric:tabular-nums}
 .note{font-style:italic}
 @media (max-width:40rem){main{padding:0.4rem}table{font-size:0.85rem}th,td{padding:0.2rem 0.3rem}
-table.games thead{display:none}table.games tr{display:block;border-bottom:1px solid #ccc;padding:0.3rem 0}
+table.games thead{display:block}table.games thead tr{display:flex;flex-wrap:wrap;gap:0 0.6rem}table.games th{border:0;padding:0}table.games tr{display:block;border-bottom:1px solid #ccc;padding:0.3rem 0}
 table.games td{display:inline-block;border:0}table.games td.file{display:block;min-width:0}
-table.games td[data-label]::before{content:attr(data-label) " ";color:#555}}
+table.games td[data-label]::before{content:attr(data-label) " ";color:#555}
+table.games td[data-label]:empty{display:none}.filters select,.filters input{max-width:10rem}
+table.games tr.failing td:first-child{border-left:0}table.games tr.failing{border-left:4px solid #b00020;padding-left:0.3rem}}
 </style>
 </head>
 <body>
@@ -609,7 +808,7 @@ table.games td[data-label]::before{content:attr(data-label) " ";color:#555}}
 <h1>keilref check report</h1>
 <p>Each game's status is one word: ok, unfinished, mismatch, illegal or error. A cross (✕) marks an illegal point;
 a ring marks the last stone placed; faint dashed stones were captured by the last turn; a crown marks a king.
-Step through a game with the buttons, the slider or the arrow keys.</p>
+Step through a game with the buttons, the slider or the arrow keys (they step the viewer that has the focus, else the one most in view).</p>
 """
 
 _SCRIPT = r"""
@@ -759,12 +958,13 @@ _SCRIPT = r"""
     var n = v.lines[v.line].frames.length - 1;
     draw(v, how === "first" ? 0 : how === "last" ? n : how === "prev" ? v.turn - 1 : v.turn + 1);
   }
-  Array.prototype.forEach.call(document.querySelectorAll(".viewer"), function (root) {
+  function build(root) {
     var id = root.getAttribute("data-game"), g = data.games[id];
-    if (!g) return;
+    if (!g || views[id]) return views[id] || null;
     var holder = root.querySelector(".viewer-board");
     holder.innerHTML = data.layouts[g.layout].base;
     var svg = holder.querySelector("svg");
+    svg.setAttribute("role", "img");
     var layer = el("g", {"class": "viewer-layer"}, svg);
     var v = {id: id, g: g, root: root, layer: layer, lines: lines(g), line: 0, turn: 0,
       status: root.querySelector(".viewer-status"), range: root.querySelector("input[type=range]"), buttons: {},
@@ -778,10 +978,35 @@ _SCRIPT = r"""
     root.addEventListener("focusin", function () { active = v; });
     root.addEventListener("pointerdown", function () { active = v; });
     views[id] = v;
-    if (!active) active = v;
     if (v.choices) root.setAttribute("data-line", "main");
     draw(v, v.lines[0].frames.length - 1);
-  });
+    return v;
+  }
+  var roots = document.querySelectorAll(".viewer");
+  // A big report draws a board only as it comes into view, so the page opens at once.
+  if (data.eager || !("IntersectionObserver" in window)) {
+    Array.prototype.forEach.call(roots, build);
+  } else {
+    var seen = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) { build(e.target); seen.unobserve(e.target); }
+      });
+    }, {rootMargin: "300px 0px"});
+    Array.prototype.forEach.call(roots, function (r) { seen.observe(r); });
+  }
+  // The viewer with the focus, else the one most in view: arrow keys step what the reader looks at.
+  function current() {
+    var f = document.activeElement, holder = f && f.closest ? f.closest(".viewer") : null;
+    if (holder) return build(holder);
+    var best = null, most = 0, off = 0, h = window.innerHeight || document.documentElement.clientHeight;
+    // Several may be wholly in view: then the one nearest the middle of the window.
+    Array.prototype.forEach.call(roots, function (r) {
+      var b = r.getBoundingClientRect(), shown = Math.min(b.bottom, h) - Math.max(b.top, 0);
+      var away = Math.abs((b.top + b.bottom) / 2 - h / 2);
+      if (shown > most + 1 || (shown > 0 && Math.abs(shown - most) <= 1 && away < off)) { most = shown; off = away; best = r; }
+    });
+    return best ? build(best) : null;
+  }
   // Up and down switch lines only while the viewer has the focus: elsewhere they scroll the page.
   function switchLine(v, key, target) {
     if (!v.choices || !v.root.contains(target)) return false;
@@ -798,8 +1023,11 @@ _SCRIPT = r"""
     return true;
   }
   document.addEventListener("keydown", function (e) {
-    if (!active || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.target && e.target.type === "range") return;  // the slider steps by itself
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t && (t.type === "range" || /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName))) return;  // they take their own keys
+    active = current();
+    if (!active) return;
     var how = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[e.key];
     if (how) {
       e.preventDefault();
@@ -811,19 +1039,149 @@ _SCRIPT = r"""
   function fromHash() {
     var m = /game=(\d+)/.exec(location.hash), t = /turn=(\d+)/.exec(location.hash), at = /line=(\d+:\d+)/.exec(location.hash);
     if (!m) return;
-    if (!views[m[1]]) {
+    var root = document.querySelector('.viewer[data-game="' + m[1] + '"]'), v = root ? build(root) : null, L = 0;
+    if (!v) {
       var section = document.getElementById("game-" + m[1]) || document.getElementById("row-" + m[1]);
       if (section) section.scrollIntoView();
       return;
     }
-    var v = views[m[1]], L = 0;
     active = v;
     if (at) v.lines.forEach(function (l, i) { if (l.at === at[1]) L = i; });
     if (L !== v.line) go(v, L, 0);
     draw(v, t ? parseInt(t[1], 10) : v.lines[L].frames.length - 1);
-    v.root.scrollIntoView();
+    var where = document.getElementById("game-" + m[1]) || v.root;
+    where.scrollIntoView();
+    v.root.focus({preventScroll: true});
   }
   window.addEventListener("hashchange", fromHash);
   fromHash();
+  // The table of every game, built from the rows in the page a page at a time: a browser
+  // holds 100,000 rows of data easily, not 100,000 rows of DOM.
+  (function () {
+    var holder = document.getElementById("keilref-rows"), form = document.querySelector("form.filters");
+    if (!holder || !form) return;
+    var all = JSON.parse(holder.textContent), files = all.files, rows = all.rows;
+    var body = document.querySelector("table.games tbody"), count = document.querySelector(".table-count");
+    var pager = document.querySelector("nav.pager"), pageOf = pager.querySelector(".page-of");
+    var SIGN = {ok: "\u2713", unfinished: "\u2026", mismatch: "\u2260", illegal: "\u2717", error: "!"};
+    var PAGE = 100, page = 0, shown = rows, sortCol = 0, sortDir = 1;
+    var collate = new Intl.Collator(undefined, {numeric: true, sensitivity: "base"}).compare;
+    var KEY = [
+      function (r) { return r[0]; }, function (r) { return files[r[1]]; }, function (r) { return r[2]; },
+      function (r) { return r[3]; }, function (r) { return r[4]; }, function (r) { return r[5] + " " + r[6]; },
+      function (r) { return r[7]; }, function (r) { return r[8]; }, function (r) { return r[9]; },
+      function (r) { return r[10]; }];
+    function players(r) { return r[5] || r[6] ? (r[5] || "?") + " \u2013 " + (r[6] || "?") : ""; }
+    function td(tr, text, label, cls) {
+      var c = document.createElement("td");
+      c.textContent = text;
+      if (label) c.setAttribute("data-label", label);
+      if (cls) c.className = cls;
+      tr.appendChild(c);
+      return c;
+    }
+    function render() {
+      var pages = Math.max(1, Math.ceil(shown.length / PAGE));
+      page = Math.max(0, Math.min(page, pages - 1));
+      var frag = document.createDocumentFragment(), from = page * PAGE, to = Math.min(shown.length, from + PAGE);
+      for (var i = from; i < to; i++) {
+        var r = shown[i], tr = document.createElement("tr");
+        tr.id = "row-" + r[0];
+        tr.className = r[13] ? "failing" : "passing";
+        var first = td(tr, "");
+        if (r[13]) {
+          var a = document.createElement("a");
+          a.href = "#game=" + r[0];
+          a.textContent = String(r[0]);
+          first.appendChild(a);
+        } else first.textContent = String(r[0]);
+        td(tr, files[r[1]], null, "file");
+        td(tr, String(r[2]), "game");
+        td(tr, r[3], "event");
+        td(tr, r[4], "round");
+        td(tr, players(r));
+        td(tr, r[7], "rules");
+        var st = td(tr, ""), span = document.createElement("span");
+        span.className = "status s-" + r[8];
+        span.textContent = SIGN[r[8]] + " " + r[8];
+        st.appendChild(span);
+        td(tr, r[9] || "\u2013", "computed");
+        td(tr, r[10] || "\u2013", "declared");
+        frag.appendChild(tr);
+      }
+      body.textContent = "";
+      body.appendChild(frag);
+      count.textContent = shown.length === rows.length ? rows.length + " games" :
+        shown.length + " of " + rows.length + " games match";
+      pageOf.textContent = shown.length ? "rows " + (from + 1) + "\u2013" + to + " of " + shown.length + " (page " + (page + 1) + " of " + pages + ")" : "no rows";
+      pager.querySelector('[data-page="first"]').disabled = pager.querySelector('[data-page="prev"]').disabled = page === 0;
+      pager.querySelector('[data-page="next"]').disabled = pager.querySelector('[data-page="last"]').disabled = page >= pages - 1;
+    }
+    function value(name) {
+      var f = form.querySelector('[data-filter="' + name + '"]');
+      return f ? f.value : "";
+    }
+    function apply() {
+      var status = value("status"), rules = value("rules"), event = value("event"), round = value("round");
+      var player = value("player").trim().toLowerCase(), text = value("text").trim().toLowerCase();
+      shown = rows.filter(function (r) {
+        if (status === "failing" ? !r[13] : status && r[8] !== status) return false;
+        if (rules && r[7] !== rules) return false;
+        if (event && r[3] !== event) return false;
+        if (round && r[4] !== round) return false;
+        if (player && r[5].toLowerCase().indexOf(player) < 0 && r[6].toLowerCase().indexOf(player) < 0) return false;
+        if (text) {
+          var hay = (files[r[1]] + " " + r.slice(2, 11).join(" ")).toLowerCase();
+          if (hay.indexOf(text) < 0) return false;
+        }
+        return true;
+      });
+      sort();
+    }
+    function sort() {
+      var key = KEY[sortCol];
+      if (sortCol !== 0 || sortDir !== 1) {
+        shown = shown.slice().sort(function (a, b) {
+          var x = key(a), y = key(b);
+          var c = typeof x === "number" ? x - y : collate(x, y);
+          return c ? c * sortDir : a[0] - b[0];
+        });
+      }
+      Array.prototype.forEach.call(document.querySelectorAll("table.games th[data-col]"), function (th) {
+        var col = parseInt(th.getAttribute("data-col"), 10);
+        if (col === sortCol) th.setAttribute("aria-sort", sortDir === 1 ? "ascending" : "descending");
+        else th.removeAttribute("aria-sort");
+      });
+      page = 0;
+      render();
+    }
+    form.hidden = false;
+    pager.hidden = false;
+    form.addEventListener("submit", function (e) { e.preventDefault(); });
+    var timer = null;
+    Array.prototype.forEach.call(form.querySelectorAll("[data-filter]"), function (f) {
+      f.addEventListener(f.tagName === "SELECT" ? "change" : "input", function () {
+        clearTimeout(timer);
+        timer = setTimeout(apply, f.tagName === "SELECT" ? 0 : 150);
+      });
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("table.games th button[data-sort]"), function (b) {
+      b.addEventListener("click", function () {
+        var col = parseInt(b.getAttribute("data-sort"), 10);
+        sortDir = col === sortCol ? -sortDir : 1;
+        sortCol = col;
+        sort();
+      });
+    });
+    Array.prototype.forEach.call(pager.querySelectorAll("button[data-page]"), function (b) {
+      b.addEventListener("click", function () {
+        var how = b.getAttribute("data-page");
+        page = how === "first" ? 0 : how === "last" ? 1e9 : how === "prev" ? page - 1 : page + 1;
+        render();
+      });
+    });
+    document.querySelector("table.games th[data-col='0']").setAttribute("aria-sort", "ascending");
+    render();
+  })();
 })();
 """
