@@ -46,8 +46,11 @@ from keilref.formats import WriterOptions
 from keilref.referee.standings import standings
 from keilref.referee.verdict import Fault, Status, Verdict
 
-FAILING_DETAIL_CAP = 200
-"""Failing games that get a board and a viewer; the rest are in the table only."""
+FAILING_DETAIL_CAP = 5_000
+"""Failing games that get a viewer (drawn only when scrolled to, so the page
+stays light); every failing game past it still gets its reason, place and
+source line. A round of a real event has a few hundred faults at most; this
+bounds the page's data for an archive that is mostly broken."""
 OTHER_VIEWER_CAP = 50
 """Games that did not fail and still get a viewer (the first ones of the check)."""
 
