@@ -15,7 +15,7 @@ from keilref import wording
 from keilref.records.record import Clock, Record, Turn, find_clock
 from keilref.values import Color, Result, ResultKind
 
-__all__ = ["NO_CONTROL", "TimeControl", "clock_warnings", "line_clocks", "time_control"]
+__all__ = ["NO_CONTROL", "TimeControl", "TimeUsed", "clock_warnings", "line_clocks", "time_control", "time_used"]
 
 _CONTROL = re.compile(r"([0-9]{1,7})(?:\+([0-9]{1,7}))?\Z")
 
@@ -64,6 +64,49 @@ def line_clocks(turns: Iterable[Turn]) -> list[tuple[int, Turn, Clock | None, st
         if found is not None:
             out.append((number, turn, found[1], found[0]))
     return out
+
+
+@dataclass(frozen=True)
+class TimeUsed:
+    """What the clocks of a game's main line say of the time each player used.
+
+    A game has one when a clock on its main line reads; the times are known
+    only under a ``TimeControl`` that gives a base.
+    """
+
+    black: int | None
+    """Tenths of a second Black used, up to Black's last clock; ``None``
+    without a time control that gives a base, or without a clock of Black's."""
+    white: int | None
+
+
+def time_used(record: Record) -> TimeUsed | None:
+    """The time each player used, from the main line's clocks (``None`` for a
+    game without a clock that reads there).
+
+    A player used base + increment × their turns − their last clock, counting
+    their turns up to that clock: every turn, as for the increment.
+    """
+    if not record.annotated:
+        return None  # a reader defers the turns only of games without clocks
+    last: dict[Color, tuple[int, Clock]] = {}
+    for number, _, clock, _ in line_clocks(record.turns):
+        if clock is not None:
+            last[Color.BLACK if number % 2 else Color.WHITE] = (number, clock)
+    if not last:
+        return None
+    control, _ = time_control(record)
+    if not isinstance(control, TimeControl):
+        return TimeUsed(None, None)
+
+    def used(player: Color) -> int | None:
+        if player not in last:
+            return None
+        number, clock = last[player]
+        turns = (number + 1) // 2
+        return control.base + control.increment * turns - clock.tenths
+
+    return TimeUsed(used(Color.BLACK), used(Color.WHITE))
 
 
 def clock_warnings(record: Record, declared: str | None, to_move: Color | None) -> list[Warning]:

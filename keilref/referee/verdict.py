@@ -17,7 +17,7 @@ from keilref.errors import ConfigError, RecordError
 from keilref.engine.game import Game
 from keilref.records.record import Record
 from keilref.engine.rules import all_rules, find_rules
-from keilref.referee.clocks import clock_warnings
+from keilref.referee.clocks import TimeUsed, clock_warnings, time_used
 from keilref.referee.lines import variation_faults
 from keilref.referee.replay import IllegalTurn, replay
 from keilref.referee.settings import GameSetup, read_setup
@@ -107,6 +107,9 @@ class Verdict:
     warnings_at: tuple[tuple[int, int], ...] = ()
     """Line and column each warning points at, in the order of ``warnings``
     (the game's start for a tag that is missing)."""
+    time_used: TimeUsed | None = None
+    """For a game with clocks on its main line: the time each player used,
+    where the time control tells (``keilref stats`` reports it)."""
 
     @property
     def location(self) -> tuple[int, int]:
@@ -269,6 +272,7 @@ def adjudicate(
         event=event,
         black=black,
         white=white,
+        time_used=time_used(record),
     )
     score = g.score()
     if rep.illegal is not None:
