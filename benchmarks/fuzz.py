@@ -1,9 +1,11 @@
 """Fuzzing the reader, the referee and the canonical writer.
 
 Inputs are seeded from ``records/`` and from ``keilref generate``, then
-mutated four ways: byte-level (flip, cut, splice, duplicate or delete a span);
+mutated five ways: byte-level (flip, cut, splice, duplicate or delete a span);
 token-level (replace, repeat, drop or swap the words of a record, with a
-dictionary of the format's own tokens and its awkward cases); characters
+dictionary of the format's own tokens and its awkward cases, those of
+version 2 included); annotations (a span of words made a variation, glyphs,
+numeric glyphs, clocks, a time control among the tags); characters
 that look like white space, or like nothing, and are not white space (a
 form feed, U+001C..U+001F, a no-break space, U+2028, a zero width space,
 NUL ...) in place of or beside white space; and long runs where a token
@@ -17,7 +19,7 @@ Every input must hold these properties:
 * the games cut from the input are the same at several read sizes;
 * when every game reads, ``fmt`` writes them, the result reads back to the
   same records, formatting it again changes nothing, and checking it gives
-  the same verdicts.
+  the same verdicts, warnings included.
 
 Each run also checks a fixed set of compression bombs, one per format,
 each behind a game of the pool: every one is one ``error`` at 1:1 saying
@@ -35,6 +37,7 @@ import argparse
 import dataclasses
 import io
 import random
+import re
 import sys
 import time
 import traceback
@@ -55,7 +58,19 @@ WORDS = [
     '[Size "3"]', '[Size "2"]', '[Komi "2"]', '[Rules "keil-2019"]', '[Rules "yugo"]', '[Rules "dehil"]',
     '[Button "no"]', '[Result "B+R"]', '[Event "x]y"]', '[E "f]]["]', '[E "a\\"b"]', '[E "{;}"]',
     "{c}", "{\n[Event \"in a comment\"]\n}", "; note\n", "{unclosed\n", "\xff", "\xc2",
+    # Version 2: variations, glyphs, clocks and time controls.
+    "(", ")", "()", "(g7", "g7)", "(1... g7", "(2. g7 h8)", ")(", "((", "))",
+    "!", "?", "!!", "??", "!?", "?!", "!!!", "g7!", "pass?!", "button!", "g7!?)",
+    "$0", "$1", "$14", "$255", "$256", "$014", "$", "$x", "$99999999999", "B+T", "W+T", "B+T)",
+    "{[%clk 0:09:58]}", "{[%clk 0:00:00.5]}", "{[%clk -0:00:03]}", "{[%clk 0:1:00]}", "{[%clk]}",
+    "{[%clk 0:09:58}", "{x [%clk 9:59:59.9] y}", "{[%clkx 0:01:00]}",
+    '[TimeControl "600+5"]', '[TimeControl "60"]', '[TimeControl "-"]', '[TimeControl "?"]', '[TimeControl "5 min"]',
 ]
+
+GLYPH_WORDS = ["!", "?", "!!", "??", "!?", "?!"]
+_NUMBER = re.compile(r"[0-9]+\.+")
+_MOVE = re.compile(r"[a-m][0-9]{1,2}|pass|button")
+_TURN_WORD = re.compile(r"[a-m][0-9]{1,2}|pass|button|[0-9]+\.+")
 
 
 UNSEEN = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u2028", "\u2029", "\u3000", "\u200b", "\x00"]
@@ -126,6 +141,56 @@ def mutate_unseen(data: bytes, rng: random.Random) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
+def _clock(rng: random.Random) -> str:
+    tenths = rng.randrange(36000)
+    text = f"{tenths // 36000}:{tenths // 600 % 60:02d}:{tenths // 10 % 60:02d}"
+    return "{[%clk " + (text + f".{tenths % 10}" if rng.random() < 0.3 else text) + "]}"
+
+
+def mutate_annotations(data: bytes, rng: random.Random) -> bytes:
+    """What version 2 adds, put among the words of a record: turns copied into
+    a variation (nested when it lands inside one), a glyph after a word, a
+    numeric glyph, a clock after a word, a time control among the tags."""
+    text = data.decode("utf-8", "replace")
+    # Words and the blanks between them, which are kept as they were.
+    for _ in range(rng.randint(1, 4)):
+        # Cut again each time, so that a later mutation may land in a variation.
+        parts = re.split(r"([ \n]+)", text)
+        words = range(0, len(parts), 2)
+        moves = [i for i in words if _MOVE.fullmatch(parts[i])]
+        # Most land at a move, so that the game often reads and is judged.
+        at_move = bool(moves) and rng.random() < 0.8
+        k = rng.choice(moves) if at_move else rng.choice(words)
+        op = rng.randrange(5)
+        if op == 0:
+            # The turn at k and a few after it, again as a variation of that
+            # turn: the main line keeps its turns, and the copy may be changed
+            # or nested by the mutations after this one.
+            m = k
+            while m + 2 < len(parts) and m < k + 12 and _TURN_WORD.fullmatch(parts[m + 2]):
+                m += 2
+            span = [parts[i] for i in range(k, m + 1, 2)]
+            if rng.random() < 0.8:
+                # The copy's turns stand where the main line's do, but a
+                # number would have to be written for the first: leave them out.
+                span = [w for w in span if not _NUMBER.fullmatch(w)] or span
+            if rng.random() < 0.5:
+                span[rng.randrange(len(span))] = rng.choice(["a1", "b2", "c3", "pass", "button", "g7"])
+            parts[k] += " (" + " ".join(span) + ")"
+        elif op == 1:
+            parts[k] += rng.choice(GLYPH_WORDS)
+        elif op == 2:
+            parts[k] += f" ${rng.choice([0, 1, 14, 255, rng.randrange(300)])}"
+        elif op == 3:
+            parts[k] += " " + _clock(rng)
+        else:
+            first = next((i for i in words if parts[i].endswith("]")), None)
+            if first is not None:
+                parts[first] += rng.choice(['[TimeControl "600+5"]', '[TimeControl "60+1"]', '[TimeControl "-"]'])
+        text = "".join(parts)
+    return text.encode("utf-8", "surrogatepass")
+
+
 def mutate_long(data: bytes, rng: random.Random) -> bytes:
     """A long run where a token could stand, or many comments, put at a blank."""
     text = data.decode("utf-8", "replace")
@@ -153,9 +218,14 @@ def cuts(data: bytes, chunk: int) -> list[tuple[bytes, int, int, int]]:
     return [(g.data, g.piece.line, g.column_offset, g.first_line) for g in split_games(io.BytesIO(data), chunk_size=chunk)]
 
 
+_OPENED = re.compile(r"variation at \d+:\d+")
+
+
 def essence(v: Verdict) -> tuple[object, ...]:
     illegal = None if v.illegal is None else (v.illegal.turn, v.illegal.reason)
-    return (v.status, v.computed, v.declared, v.turns, illegal, v.error is None)
+    # A variation is named by where its "(" stands, which fmt moves.
+    warnings = tuple(_OPENED.sub("variation", w) for w in v.warnings)
+    return (v.status, v.computed, v.declared, v.turns, illegal, v.error is None, warnings)
 
 
 def check_one(data: bytes, rng: random.Random) -> None:
@@ -254,8 +324,10 @@ def main() -> int:
         way = rng.random()
         if way < 0.4:
             data = mutate_bytes(base, rng, pool)
-        elif way < 0.8:
+        elif way < 0.65:
             data = mutate_tokens(base, rng)
+        elif way < 0.8:
+            data = mutate_annotations(base, rng)
         elif way < 0.9:
             data = mutate_unseen(base, rng)
         else:

@@ -62,7 +62,7 @@ def test_sarif_has_one_result_per_failing_game_at_the_offending_place(at_the_roo
     rules = run_["tool"]["driver"]["rules"]
     results = run_["results"]
     failing = [v for v in _verdicts("records/faults", "records/games") if v["status"] in FAILING]
-    assert len(failing) == 46
+    assert len(failing) == 47
     assert len(results) == len(failing)
     for res, v in zip(results, failing):
         (loc,) = res["locations"]
@@ -119,7 +119,7 @@ def test_gitlab_issues_have_the_documented_keys(at_the_root: None) -> None:
     code, issues = _gitlab("records/faults")
     assert code == 1
     failing = [v for v in _verdicts("records/faults") if v["status"] in FAILING]
-    assert len(issues) == len(failing) == 46
+    assert len(issues) == len(failing) == 47
     for issue, v in zip(issues, failing):
         assert set(issue) == {"description", "check_name", "fingerprint", "severity", "location"}
         assert set(issue["location"]) == {"path", "lines"}
@@ -164,17 +164,17 @@ def test_github_over_ten_failures_notes_the_rest_and_writes_the_summary(
     assert r.exit_code == 1
     failing = [v for v in _verdicts("records/faults") if v["status"] in FAILING]
     errors = _annotations(r.stdout)
-    assert len(errors) == len(failing) == 46, "every failure is still annotated in the log"
+    assert len(errors) == len(failing) == 47, "every failure is still annotated in the log"
     assert errors[9].endswith(
-        " (and 36 more failures: GitHub shows 10 annotations per step; all are listed in the job summary)"
+        " (and 37 more failures: GitHub shows 10 annotations per step; all are listed in the job summary)"
     )
     assert not any("more failures" in e for i, e in enumerate(errors) if i != 9)
     # The annotations keep input order.
     assert [e.split("file=")[1].split(",")[0] for e in errors] == [v["file"] for v in failing]
     text = summary.read_text(encoding="utf-8")
-    assert text.startswith("earlier step\n### keilref: 46 failing games\n"), "appended, never overwritten"
+    assert text.startswith("earlier step\n### keilref: 47 failing games\n"), "appended, never overwritten"
     rows = [ln for ln in text.splitlines() if ln.startswith("| ") and not ln.startswith("| file ")]
-    assert len(rows) == 46
+    assert len(rows) == 47
     # Only what means something inside a cell is escaped: "-" and "(" read as written.
     superko = next(r for r in rows if "illegal-superko" in r)
     assert superko == (
@@ -218,7 +218,7 @@ def test_github_with_an_unwritable_summary_warns_in_one_line(
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "no-such-dir" / "summary.md"))
     r = run("check", "--format", "github", "records/faults")
     assert r.exit_code == 1
-    assert len(_annotations(r.stdout)) == 46
+    assert len(_annotations(r.stdout)) == 47
     assert r.stderr.splitlines() == [
         f"keilref: cannot write the job summary to {tmp_path / 'no-such-dir' / 'summary.md'}: No such file or directory"
     ]

@@ -60,10 +60,14 @@ def keil_only(lines: list[str]) -> list[str]:
 
 
 def assert_summary(lines: list[str]) -> None:
-    """The summary line counts the verdict lines above it, status by status."""
-    games = lines[:-1]
+    """The summary line counts the verdict lines above it, status by status,
+    and the games with a warning line of their own."""
+    games = [ln for ln in lines[:-1] if ": warning: " not in ln]
+    warned = {ln.split(": warning: ")[0] for ln in lines[:-1] if ": warning: " in ln}
     counts = {s: sum(f": {s}: " in ln for ln in games) for s in ("ok", "unfinished", "mismatch", "illegal", "error")}
     parts = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+    if warned:
+        parts += f"; {len(warned)} with warnings"
     assert lines[-1].startswith(f"{len(games)} games: {parts} in ")
     assert sum(counts.values()) == len(games)
 
@@ -77,8 +81,8 @@ def test_check_games_text(snapshot_txt: SnapshotAssertion) -> None:
     assert all(": ok: " in ln or ": unfinished: " in ln for ln in everything[:-1])
     assert any("/yugo/" in ln for ln in everything) and any("/dehil/" in ln for ln in everything)
     lines = keil_only(everything[:-1])
-    assert len(lines) == 12
-    assert sum(": ok: " in ln for ln in lines) == 11
+    assert len(lines) == 15
+    assert sum(": ok: " in ln for ln in lines) == 14
     assert sum(": unfinished: " in ln for ln in lines) == 1
     assert f"{UNFINISHED}:1:1: game 1: unfinished" in out
     assert f"{SENSITIVE}:1:1: game 1: ok: computed B+1.5, declared B+1.5" in out
@@ -100,13 +104,19 @@ def test_check_faults_text(snapshot_txt: SnapshotAssertion) -> None:
     out = result.stdout
     everything = lines_of(out)
     assert_summary(everything)
-    assert not any(": ok: " in ln or ": unfinished: " in ln for ln in everything[:-1])
+    # A fault that is only a warning leaves its game ok, with the warning on a line of its own.
+    assert all(
+        f"{FAULTS}/warning-" in ln
+        for ln in everything[:-1]
+        if ": ok: " in ln or ": unfinished: " in ln or ": warning: " in ln
+    )
     assert any("/yugo/" in ln for ln in everything) and any("/dehil/" in ln for ln in everything)
     lines = keil_only(everything[:-1])
-    assert len(lines) == 26
+    assert len(lines) == 31
     assert sum(": illegal: " in ln for ln in lines) == 8
-    assert sum(": mismatch: " in ln for ln in lines) == 6
+    assert sum(": mismatch: " in ln for ln in lines) == 7
     assert sum(": error: " in ln for ln in lines) == 12
+    assert sum(": ok: " in ln for ln in lines) == sum(": warning: " in ln for ln in lines) == 2
     # Line 10 of the record is "16. e2 {...}": the e2 at column 5 is Black's 31st turn.
     assert f"{FAULTS}/illegal-superko.keil:8:79: game 1: illegal: move 16 (Black) e2, turn 31: superko (repeats turn 29)" in out
     assert f"{FAULTS}/error-no-game.keil:1:1: game 1: error: no game in file" in out
@@ -126,7 +136,7 @@ def test_check_games_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     result = run("check", "--format", "jsonl", GAMES)
     assert result.exit_code == 0
     verdicts = [json.loads(ln) for ln in keil_only(lines_of(result.stdout))]
-    assert len(verdicts) == 12
+    assert len(verdicts) == 15
     by_name = {(Path(v["file"]).name, v["game"]): v for v in verdicts}
     annotated = by_name[("size7-keil-invasion-annotated.keil", 1)]
     assert annotated["status"] == "ok"
@@ -153,7 +163,7 @@ def test_check_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     result = run("check", "--format", "jsonl", FAULTS)
     assert result.exit_code == 1
     verdicts = {Path(v["file"]).stem: v for v in map(json.loads, keil_only(lines_of(result.stdout)))}
-    assert len(verdicts) == 26
+    assert len(verdicts) == 29
     ko = verdicts["illegal-superko"]
     assert ko["status"] == "illegal"
     assert ko["illegal"] == {"turn": 31, "point": "e2", "reason": "superko", "line": 8, "column": 79, "repeats_turn": 29}
@@ -170,7 +180,8 @@ def test_check_faults_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     utf8 = verdicts["error-invalid-utf8"]
     assert utf8["status"] == "error" and utf8["score"] is None
     assert (utf8["error"]["line"], utf8["error"]["column"]) == (2, 14)
-    assert {v["status"] for v in verdicts.values()} == {"illegal", "mismatch", "error"}
+    assert {v["status"] for s, v in verdicts.items() if not s.startswith("warning-")} == {"illegal", "mismatch", "error"}
+    assert all(v["status"] == "ok" and len(v["warnings"]) == 1 for s, v in verdicts.items() if s.startswith("warning-"))
     assert known_rules_fixed(result.stdout) == snapshot_txt
 
 

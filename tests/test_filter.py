@@ -42,6 +42,8 @@ def _position_free(v: dict[str, Any]) -> str:
     if v["error"] is not None:
         # Messages may name another line of the same game ("first on line 4").
         v["error"]["message"] = re.sub(r"line \d+", "line N", v["error"]["message"])
+    # A variation is named by where its "(" stands in the file.
+    v["warnings"] = [re.sub(r"variation at \d+:\d+", "variation at L:C", w) for w in v["warnings"]]
     return json.dumps(v, sort_keys=True)
 
 

@@ -92,6 +92,21 @@ EXPECTED: dict[str, list[Expect]] = {
     "games/size8-keil2019-black-loses-on-time.keil": [
         ok("keil-2019", 8, 7.5, 36, "W+T", None, (19.0, 24.5)),
     ],
+    # Version 2. Three lines branch off the main line, two of them with a
+    # line inside; none changes the verdict, which is the main line's:
+    # Black 32 against White 24.5 + 3.
+    "games/size5-keil-teaching-nested-variations.keil": [
+        ok("keil", 5, 3, 58, "B+4.5", "B+4.5", (32.0, 27.5), other=(("keil-2019", "B+5.5"),), start=3),
+    ],
+    # 35 turns: White is to move, and White's last clock shows 1.4 s, under
+    # the 2 s increment, so the flag fell on White's clock.
+    "games/size5-keil-blitz-white-loses-on-time.keil": [
+        ok("keil", 5, 3, 35, "B+T", None, (29.0, 18.0), start=3),
+    ],
+    # Glyphs never change a verdict: 45.5 against 35 + 3.
+    "games/size6-keil-glyphs-on-turns.keil": [
+        ok("keil", 6, 3, 85, "B+7.5", "B+7.5", (45.5, 38.0), other=(("keil-2019", "B+5.5"),), start=4),
+    ],
     "games/size9-keil-unfinished.keil": [
         Expect("unfinished", "keil", 9, 8, 20, "*", None, (12.0, 18.0)),
     ],
@@ -147,6 +162,21 @@ EXPECTED: dict[str, list[Expect]] = {
     "faults/mismatch-winner-only-for-unfinished-game.keil": [
         mismatch("keil", 5, 9, 10, "W+", None, (6.0, 15.0)),
     ],
+    # 24 turns, so Black is to move: White's clock was not running, however
+    # low it shows.
+    "faults/mismatch-time-loss-clock-not-running.keil": [
+        mismatch("keil", 4, 4, 24, "B+T", None, (19.0, 19.0)),
+    ],
+    # Warnings: the main line is right, so the status is ok, and only
+    # --strict fails them (test_annotated_records.py checks each warning).
+    # The variation replacing turn 20 plays c3, which Black took at turn 17.
+    "faults/warning-variation-turn-occupied.keil": [
+        ok("keil", 4, 3, 37, "W+8.5", "W+8.5", (15.5, 24.0), other=(("keil-2019", "W+8.5"),)),
+    ],
+    # White's clock goes from 0:00:35.7 at turn 12 to 0:00:53.7 at turn 14.
+    "faults/warning-clock-rises-past-increment.keil": [
+        ok("keil", 4, 4, 22, "W+R", None, (12.0, 18.0)),
+    ],
     "faults/mismatch-resignation-after-passes.keil": [
         mismatch("keil-2019", 3, 2.5, 15, "W+R", "W+1", (10.5, 11.5)),
     ],
@@ -196,7 +226,13 @@ def test_the_archive_has_what_it_promises() -> None:
     assert {e.size for e in games} >= set(range(2, 10))
     assert {e.rules for e in games} == {"keil", "keil-2019"}
     statuses = {e.status for name, es in EXPECTED.items() if name.startswith("faults/") for e in es}
-    assert statuses == {"illegal", "mismatch", "error"}
+    assert statuses == {"illegal", "mismatch", "error", "ok"}
+    # A fault that is only a warning says so in its name.
+    assert all(
+        name.startswith("faults/warning-") == (es[0].status == "ok")
+        for name, es in EXPECTED.items()
+        if name.startswith("faults/")
+    )
     reasons = {e.illegal.reason for es in EXPECTED.values() for e in es if e.illegal}
     assert reasons == {
         "off-board", "occupied", "suicide", "superko", "pass-before-button", "button-taken", "game-over",
@@ -259,7 +295,13 @@ def test_games_directory_passes() -> None:
 def test_every_fault_fails(relative: str) -> None:
     verdicts = _verdicts(relative)
     assert len(verdicts) == 1, "a fault record holds one game, failing one way"
-    assert verdicts[0].status.failed
+    (v,) = verdicts
+    if relative.startswith("faults/warning-"):
+        # A warning fails only a strict check, and it is the game's one fault.
+        assert not v.fails() and v.fails(strict=True)
+        assert len(v.warnings) == 1
+    else:
+        assert v.status.failed
 
 
 def test_records_name_their_purpose() -> None:

@@ -40,6 +40,6 @@ def _check(fmt: str) -> tuple[bytes, bytes]:
 
 def test_a_document_on_stdout_leaves_the_summary_on_the_terminal() -> None:
     stdout, terminal = _check("sarif")
-    assert b"46 games: 8 mismatch, 20 illegal, 18 error in " in terminal
+    assert b"49 games: 2 ok, 9 mismatch, 20 illegal, 18 error; 2 with warnings in " in terminal
     assert b"games:" not in stdout  # the SARIF document alone
     assert stdout.lstrip().startswith(b"{")

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 
 from keilref.values import format_number
-from keilref.referee.stats import FAIR_KOMI_MIN_GAMES, ArchiveStats, FairKomi, GroupStats, Proportion
+from keilref.referee.stats import FAIR_KOMI_MIN_GAMES, ArchiveStats, ClockStats, FairKomi, GroupStats, Proportion
 
 STATS_FORMATS = ("text", "json")
 
@@ -102,8 +102,21 @@ def _fair_row(f: FairKomi) -> list[str]:
     return [f.rules, str(f.size), str(f.games), _num(f.balance), f"{_num(f.low)} .. {_num(f.high)}", at]
 
 
+def _clock_lines(c: ClockStats) -> list[str]:
+    lines = [
+        f"clocks ({c.games} game{'' if c.games == 1 else 's'} with [%clk] on the main line; "
+        "time used = base + increment x the player's turns - the player's last clock)"
+    ]
+    lines += _table(
+        ("player", "games", "median time used (s)"),
+        [[name, str(p.games), _num(p.median)] for name, p in (("Black", c.black), ("White", c.white))],
+    )
+    lines.append(f"decided on time (an accepted B+T or W+T): {_share(c.on_time)}")
+    return lines
+
+
 def to_text(stats: ArchiveStats) -> str:
-    """The statistics as three tables: results, statuses, fair komi."""
+    """The statistics as tables: results, statuses, fair komi, and clocks where games have them."""
     games = f"{stats.games} game{'' if stats.games == 1 else 's'}"
     lines = [f"{games}: " + ", ".join(f"{n} {s}" for s, n in stats.statuses), ""]
     lines += _table(_GROUP_HEADER, [_group_row(g) for g in stats.groups])
@@ -125,4 +138,7 @@ def to_text(stats: ArchiveStats) -> str:
             [_fair_row(f) for f in stats.fair_komi],
             left=(0, 5),
         )
+    if stats.clocks is not None:
+        lines.append("")
+        lines += _clock_lines(stats.clocks)
     return "\n".join(lines) + "\n"

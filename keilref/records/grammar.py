@@ -544,7 +544,7 @@ def _describe(e: UnexpectedInput, text: str, line_offset: int, column_offset: in
     else:
         allowed -= {"RESULT", "$END"}
     if isinstance(e, UnexpectedCharacters):
-        return _describe_characters(e, text, allowed)
+        return _describe_characters(e, text, allowed, opening is not None)
     assert isinstance(e, UnexpectedToken)
     token: Token = e.token
     if token.type == "$END" and opening is not None:
@@ -556,7 +556,7 @@ def _describe(e: UnexpectedInput, text: str, line_offset: int, column_offset: in
         if "MOVENUM" in allowed:
             return "an empty variation: a variation holds at least one turn", token.line or 0, token.column or 0
     if token.type == "RESULT" and opening is not None:
-        return "a variation holds no result: the result ends the main line", token.line or 0, token.column or 0
+        return _RESULT_IN_VARIATION, token.line or 0, token.column or 0
     if token.type == "LPAR" and "LPAR" not in allowed:
         return "found '(' where no turn stands before it: a variation follows the turn it replaces", token.line or 0, token.column or 0
     if token.type == "$END":
@@ -599,7 +599,9 @@ def _pending_number(e: UnexpectedInput) -> Token | None:
     return None
 
 
-def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) -> tuple[str, int, int]:
+def _describe_characters(
+    e: UnexpectedCharacters, text: str, allowed: set[str], in_variation: bool
+) -> tuple[str, int, int]:
     """For text that is no token at all: say what it looks like."""
     pos: int = e.pos_in_stream or 0
     line: int = e.line
@@ -632,13 +634,19 @@ def _describe_characters(e: UnexpectedCharacters, text: str, allowed: set[str]) 
             message = f"found {code_point(word[unseen])} after '{before}'; expected a space, a tab or a line break"
             return message, line, column + unseen
         word = before
+    if word.endswith(")") and _RESULT_WORD.fullmatch(word[:-1]):
+        # A result cannot end at a ")" (it would close a variation), so "B+R)"
+        # is one word: say what is wrong with the result or the ")" as if
+        # they stood apart.
+        if in_variation:
+            return _RESULT_IN_VARIATION, line, column
+        if "RESULT" in allowed:
+            return "found ')' with no '(' before it", line, column + len(word) - 1
     hint = ""
     if word[:1] in "!?" and "MOVE" in allowed:
         hint = " (a glyph stands directly after its turn, as in 'g7!')"
     elif word[:1] == "$":
         hint = " (a numeric glyph is $0 to $255)"
-    elif _RESULT_LIKE.match(word) and word.endswith(")"):
-        hint = " (a variation holds no result: the result ends the main line)"
     elif _RESULT_LIKE.match(word):
         hint = f" ('{word}' is not a result: results are {_RESULT_FORMS})"
     elif word.isdigit():
@@ -690,6 +698,7 @@ def _unseen(word: str) -> int:
 
 
 UNCLOSED_COMMENT = "comment never closed: this '{' has no matching '}'"
+_RESULT_IN_VARIATION = "a variation holds no result: the result ends the main line"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _TAG_WORD = re.compile(r'[^ \t\n\r\]"]{1,40}')
 _BLANKS = re.compile(r"[ \t]*")

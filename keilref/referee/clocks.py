@@ -15,7 +15,17 @@ from keilref import wording
 from keilref.records.record import Clock, Record, Turn, find_clock
 from keilref.values import Color, Result, ResultKind
 
-__all__ = ["NO_CONTROL", "TimeControl", "clock_warnings", "has_clocks", "last_clocks", "line_clocks", "time_control"]
+__all__ = [
+    "NO_CONTROL",
+    "TimeControl",
+    "TimeUsed",
+    "clock_warnings",
+    "has_clocks",
+    "last_clocks",
+    "line_clocks",
+    "time_control",
+    "time_used",
+]
 
 _CONTROL = re.compile(r"([0-9]{1,7})(?:\+([0-9]{1,7}))?\Z")
 
@@ -79,6 +89,49 @@ def last_clocks(turns: Iterable[Turn]) -> tuple[Clock | None, Clock | None]:
         if clock is not None:
             last[(number + 1) % 2] = clock
     return last[0], last[1]
+
+
+@dataclass(frozen=True)
+class TimeUsed:
+    """What the clocks of a game's main line say of the time each player used.
+
+    A game has one when a clock on its main line reads; the times are known
+    only under a ``TimeControl`` that gives a base.
+    """
+
+    black: int | None
+    """Tenths of a second Black used, up to Black's last clock; ``None``
+    without a time control that gives a base, or without a clock of Black's."""
+    white: int | None
+
+
+def time_used(record: Record) -> TimeUsed | None:
+    """The time each player used, from the main line's clocks (``None`` for a
+    game without a clock that reads there).
+
+    A player used base + increment × their turns − their last clock, counting
+    their turns up to that clock: every turn, as for the increment.
+    """
+    if not record.annotated:
+        return None  # a reader defers the turns only of games without clocks
+    last: dict[Color, tuple[int, Clock]] = {}
+    for number, _, clock, _ in line_clocks(record.turns):
+        if clock is not None:
+            last[Color.BLACK if number % 2 else Color.WHITE] = (number, clock)
+    if not last:
+        return None
+    control, _ = time_control(record)
+    if not isinstance(control, TimeControl):
+        return TimeUsed(None, None)
+
+    def used(player: Color) -> int | None:
+        if player not in last:
+            return None
+        number, clock = last[player]
+        turns = (number + 1) // 2
+        return control.base + control.increment * turns - clock.tenths
+
+    return TimeUsed(used(Color.BLACK), used(Color.WHITE))
 
 
 def clock_warnings(record: Record, declared: str | None, to_move: Color | None) -> list[Warning]:

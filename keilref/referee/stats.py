@@ -301,6 +301,39 @@ class GroupStats:
 
 
 @dataclass(frozen=True)
+class PlayerTime:
+    """The time one colour used, over the games where it is known."""
+
+    games: int
+    median: float | None
+    """Seconds; ``None`` without a game."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.games, "median_seconds": self.median}
+
+
+@dataclass(frozen=True)
+class ClockStats:
+    """What the clocks of the games that have them say."""
+
+    games: int
+    """Games with a clock that reads on their main line."""
+    on_time: Proportion
+    """Of those, the games decided on time: a ``B+T`` or ``W+T`` the referee accepted."""
+    black: PlayerTime
+    """Time used, from the games whose ``TimeControl`` gives a base (see
+    :func:`keilref.referee.clocks.time_used`)."""
+    white: PlayerTime
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "decided_on_time": self.on_time.to_json(),
+            "time_used": {"black": self.black.to_json(), "white": self.white.to_json()},
+        }
+
+
+@dataclass(frozen=True)
 class ArchiveStats:
     """The statistics of a whole archive."""
 
@@ -310,14 +343,19 @@ class ArchiveStats:
     """One per rule set, size and komi, sorted; games that could not be read last."""
     fair_komi: tuple[FairKomi, ...]
     """One per rule set and size that has a scored game."""
+    clocks: ClockStats | None = None
+    """``None`` when no game has clocks: an archive without them reads as before."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "games": self.games,
             "statuses": dict(self.statuses),
             "groups": [g.to_json() for g in self.groups],
             "fair_komi": [f.to_json() for f in self.fair_komi],
         }
+        if self.clocks is not None:
+            out["clocks"] = self.clocks.to_json()
+        return out
 
 
 def _round(x: float | None) -> float | None:
@@ -367,8 +405,14 @@ class StatsCollector:
 
     def __init__(self) -> None:
         self._tallies: dict[GroupKey, _Tally] = {}
+        self._clocked = 0
+        self._on_time = 0
+        self._used = {Color.BLACK: Histogram(), Color.WHITE: Histogram()}
+        """Tenths of a second, as the clocks count."""
 
     def add(self, v: Verdict) -> None:
+        if v.time_used is not None:
+            self._add_clocks(v)
         key: GroupKey = (v.rules, v.size, v.komi)
         t = self._tallies.get(key)
         if t is None:
@@ -392,6 +436,31 @@ class StatsCollector:
             t.margins_at_zero.add(margin_at_komi_zero(score))
             t.rule_sensitive += v.rule_sensitive
 
+    def _add_clocks(self, v: Verdict) -> None:
+        used = v.time_used
+        assert used is not None
+        self._clocked += 1
+        if v.status is Status.OK and v.declared is not None and Result.parse(v.declared).kind is ResultKind.TIME:
+            self._on_time += 1
+        for player, tenths in ((Color.BLACK, used.black), (Color.WHITE, used.white)):
+            if tenths is not None:
+                self._used[player].add(tenths)
+
+    def _clock_stats(self) -> ClockStats | None:
+        if not self._clocked:
+            return None
+
+        def player(histogram: Histogram) -> PlayerTime:
+            n = histogram.n
+            return PlayerTime(n, _round(histogram.quantile(0.5) / 10) if n else None)
+
+        return ClockStats(
+            self._clocked,
+            Proportion(self._on_time, self._clocked),
+            player(self._used[Color.BLACK]),
+            player(self._used[Color.WHITE]),
+        )
+
     def result(self) -> ArchiveStats:
         keys = sorted(self._tallies, key=_sort_key)
         groups = tuple(_group(k, self._tallies[k]) for k in keys)
@@ -409,6 +478,7 @@ class StatsCollector:
             statuses=_ordered_statuses(statuses),
             groups=groups,
             fair_komi=fair,
+            clocks=self._clock_stats(),
         )
 
 

@@ -17,7 +17,7 @@ from keilref.errors import ConfigError, RecordError
 from keilref.engine.game import Game
 from keilref.records.record import Record
 from keilref.engine.rules import all_rules, find_rules
-from keilref.referee.clocks import clock_warnings
+from keilref.referee.clocks import TimeUsed, clock_warnings, time_used
 from keilref.referee.lines import VariationFault, variation_faults
 from keilref.referee.replay import IllegalTurn, replay
 from keilref.referee.settings import GameSetup, read_setup
@@ -111,6 +111,9 @@ class Verdict:
     (the game's start for a tag that is missing)."""
     variation_illegal: tuple[VariationFault, ...] = ()
     """Each variation's first illegal turn (each is also a warning)."""
+    time_used: TimeUsed | None = None
+    """For a game with clocks on its main line: the time each player used,
+    where the time control tells (``keilref stats`` reports it)."""
 
     @property
     def location(self) -> tuple[int, int]:
@@ -289,6 +292,7 @@ def adjudicate(
         black=black,
         white=white,
         round=round_,
+        time_used=time_used(record),
     )
     score = g.score()
     if rep.illegal is not None:
