@@ -44,7 +44,7 @@ def _find_driver() -> str:
     _missing(f"no WebDriver for Chromium found ({', '.join(DRIVERS)})", "apt-get install chromium-driver")
 
 
-def open_browser() -> WebDriver:
+def open_browser(*, javascript: bool = True) -> WebDriver:
     """A headless Chromium driven through WebDriver; the caller quits it."""
     browser = find_browser()
     driver = _find_driver()
@@ -67,4 +67,6 @@ def open_browser() -> WebDriver:
         "--window-size=1000,1400",
     ):
         options.add_argument(flag)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     return webdriver.Chrome(service=Service(executable_path=driver), options=options)
