@@ -44,6 +44,9 @@ def _position_free(v: dict[str, Any]) -> str:
         v["error"]["message"] = re.sub(r"line \d+", "line N", v["error"]["message"])
     # A variation is named by where its "(" stands in the file.
     v["warnings"] = [re.sub(r"variation at \d+:\d+", "variation at L:C", w) for w in v["warnings"]]
+    for fault in v.get("variation_illegal", []):
+        fault.pop("line")
+        fault["opened_at"].pop("line")
     return json.dumps(v, sort_keys=True)
 
 

@@ -293,7 +293,7 @@ def test_the_viewer_data_replays_every_game(tmp_path: Path, at_the_root: None) -
         setup = read_setup(record)
         game = new_game(setup.rules, setup.size, setup.komi, None if setup.rules == "dehil" else setup.button)
         position = list(g["start"])
-        for turn, (label, changes) in enumerate(g["turns"], 1):
+        for turn, (label, changes, *_) in enumerate(g["turns"], 1):  # glyphs and clocks after, when a turn has them
             for p, code in zip(changes[::2], changes[1::2]):
                 position[p] = code
             if label == "groups removed by agreement":
