@@ -120,3 +120,20 @@ def code_point(char: str) -> str:
         return f"U+{code:04X} ({name}, a control character)" if name else f"U+{code:04X} (a control character)"
     name = unicodedata.name(char, "").lower()
     return f"U+{code:04X} ({name or _KINDS.get(category, 'a character')})"
+
+
+def line_window(text: str, column: int, width: int) -> tuple[str, int]:
+    """A source line cut to ``width`` characters around ``column`` (``...``
+    where it was cut), with tabs as one space and unprintable characters as
+    ``?`` so that a caret lines up; and the caret's offset in it."""
+    text = "".join(" " if ch == "\t" else ch if ch.isprintable() else "?" for ch in text)
+    start = 0
+    if len(text) > width:
+        start = max(0, min(column - 1 - width // 2, len(text) - width))
+        piece = text[start : start + width]
+        if start > 0:
+            piece = "..." + piece[3:]
+        if start + width < len(text):
+            piece = piece[:-3] + "..."
+        text = piece
+    return text, column - 1 - start

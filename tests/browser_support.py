@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
@@ -70,3 +71,13 @@ def open_browser(*, javascript: bool = True) -> WebDriver:
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
     return webdriver.Chrome(service=Service(executable_path=driver), options=options)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One browser for a test module: starting Chromium is most of a test's time."""
+    driver = open_browser()
+    try:
+        yield driver
+    finally:
+        driver.quit()

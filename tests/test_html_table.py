@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import open_browser
+from browser_support import browser  # noqa: F401  (the fixture)
 from cli_support import run
 from test_standings import EXPECTED, ROUND_ROBIN, archive
 
@@ -29,15 +29,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = run("check", "--format", "html", "-o", str(out), str(archive(folder)))
     assert result.exit_code == 1
     return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = open_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture

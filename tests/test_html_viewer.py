@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import open_browser
+from browser_support import browser  # noqa: F401  (the fixture)
 from cli_support import run
 from lines_support import write_annotated
 
@@ -32,15 +32,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = run("check", "--format", "html", "-o", str(out), str(game))
     assert result.exit_code == 0
     return out
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = open_browser()
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture

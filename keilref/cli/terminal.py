@@ -19,7 +19,7 @@ from types import FrameType, TracebackType
 from collections.abc import Sequence
 from typing import TextIO
 
-from keilref.escaping import defused
+from keilref.escaping import defused, line_window
 
 __all__ = ["ChoiceError", "Interrupts", "ascii_fallback", "choose", "excerpt"]
 
@@ -154,19 +154,8 @@ def excerpt(path: str, line: int, column: int) -> list[str]:
     if len(raw) > 1_000_000:
         return []
     text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff").rstrip("\r\n")
-    # A tab would put the caret off by however wide the terminal draws it.
-    text = "".join(" " if ch == "\t" else ch for ch in text)
-    text = "".join(ch if ch.isprintable() else "?" for ch in text)
-    start = 0
-    if len(text) > WIDTH:
-        start = max(0, min(column - 1 - WIDTH // 2, len(text) - WIDTH))
-        piece = text[start : start + WIDTH]
-        if start > 0:
-            piece = "..." + piece[3:]
-        if start + WIDTH < len(text):
-            piece = piece[:-3] + "..."
-        text = piece
-    at = column - 1 - start
+    # A tab would put the caret off by however wide the terminal draws it: the window makes it one space.
+    text, at = line_window(text, column, WIDTH)
     shown = defused(text)
     if shown != text and at > len(text) - len(text.lstrip(" ")):
         at += len(shown) - len(text)  # the caret stays under its character, after the escaped colon

@@ -35,7 +35,7 @@ from keilref import __version__, wording
 from keilref.formats import svg
 from keilref.records.sources import STDIN, Source, stdin_kept
 from keilref.values import Color
-from keilref.escaping import one_line, shown_name
+from keilref.escaping import line_window, one_line, shown_name
 from keilref.errors import IllegalMoveError, InvalidMoveError, KeilrefError, RecordError
 from keilref.engine.game import Game, new_game
 from keilref.records.inputs import read_piece, split_source
@@ -172,17 +172,8 @@ def _source_lines(wanted: dict[str, set[int]]) -> dict[tuple[str, int], str]:
 
 def _excerpt(text: str, column: int, width: int = 100) -> tuple[str, int]:
     """The line cut around ``column`` to ``width`` characters, and the caret's offset in it."""
-    text = "".join(" " if ch == "\t" else ch if ch.isprintable() else "?" for ch in text)
-    start = 0
-    if len(text) > width:
-        start = max(0, min(column - 1 - width // 2, len(text) - width))
-        piece = text[start : start + width]
-        if start > 0:
-            piece = "..." + piece[3:]
-        if start + width < len(text):
-            piece = piece[:-3] + "..."
-        text = piece
-    return text, max(0, min(column - 1 - start, len(text)))
+    text, at = line_window(text, column, width)
+    return text, max(0, min(at, len(text)))
 
 
 def _fraction(x: Fraction) -> str:

@@ -25,19 +25,13 @@ __all__ = ["Node", "VariationFault", "find_line", "replay_node", "tree", "variat
 
 
 @dataclass(frozen=True)
-class VariationFault:
-    """The first turn of a variation that cannot be played where it stands."""
+class VariationFault(IllegalTurn):
+    """The first turn of a variation that cannot be played where it stands:
+    an illegal turn (``reason`` may also say why the token is not a turn of
+    these rules), and where its variation opens."""
 
-    opened_at: tuple[int, int]
+    opened_at: tuple[int, int] = (0, 0)
     """Where the variation's ``(`` stands: its name."""
-    turn: int
-    """1-based, as the referee counts the turns of that line."""
-    point: str
-    reason: str
-    """A reason (``occupied``), or why the token is not a turn of these rules."""
-    line: int
-    column: int
-    repeats_turn: int | None = None
 
     @property
     def message(self) -> str:
@@ -84,11 +78,11 @@ def _judge(game: Game, variation: Variation, index: int, faults: list[VariationF
             game.play(turn.move)
         except IllegalMoveError as e:
             at = (variation.line, variation.column)
-            faults.append(VariationFault(at, number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn))
+            faults.append(VariationFault(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn, at))
             return
         except InvalidMoveError as e:
             at = (variation.line, variation.column)
-            faults.append(VariationFault(at, number, turn.text, str(e), turn.line, turn.column))
+            faults.append(VariationFault(number, turn.text, str(e), turn.line, turn.column, opened_at=at))
             return
 
 

@@ -202,7 +202,7 @@ class Verdict:
 
 def _variation_json(f: VariationFault) -> dict[str, Any]:
     out: dict[str, Any] = {"opened_at": {"line": f.opened_at[0], "column": f.opened_at[1]}}
-    out.update(_illegal_json(IllegalTurn(f.turn, f.point, f.reason, f.line, f.column, f.repeats_turn)))
+    out.update(_illegal_json(f))
     return out
 
 
