@@ -81,3 +81,12 @@ def browser() -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture
+def page(browser: Any, report: Any) -> Iterator[Any]:
+    """The module's ``report`` opened afresh (a change of its address's hash alone
+    would keep the last state)."""
+    browser.get("about:blank")
+    browser.get(report.as_uri())
+    yield browser

@@ -13,6 +13,9 @@ from syrupy.assertion import SnapshotAssertion
 from cli_support import ROOT
 from snapshot_ext import SvgSnapshotExtension, TextSnapshotExtension
 
+# The browser tests' fixtures (browser, page), for every module that asks for them.
+pytest_plugins = ("browser_support",)
+
 
 @pytest.fixture
 def snapshot_txt(snapshot: SnapshotAssertion) -> SnapshotAssertion:

@@ -9,13 +9,10 @@ out by hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from browser_support import browser  # noqa: F401  (the fixture)
 from cli_support import run
 from test_standings import EXPECTED, ROUND_ROBIN, archive
 
@@ -29,13 +26,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = run("check", "--format", "html", "-o", str(out), str(archive(folder)))
     assert result.exit_code == 1
     return out
-
-
-@pytest.fixture
-def page(browser: Any, report: Path) -> Iterator[Any]:
-    browser.get("about:blank")
-    browser.get(report.as_uri())
-    yield browser
 
 
 def by() -> Any:
@@ -109,7 +99,7 @@ def test_the_standings_are_the_hand_computed_ones(page: Any) -> None:
     got = []
     for tr in table.find_elements(by().CSS_SELECTOR, "tbody tr"):
         cells = [c.text for c in tr.find_elements(by().CSS_SELECTOR, "td, th")]
-        number = lambda s: float(s.replace("½", ".5")) if s != "½" else 0.5  # noqa: E731
+        number = lambda s: float(s.replace("½", ".5")) if s != "½" else 0.5
         got.append((int(cells[0]), cells[1], number(cells[2]), int(cells[3]), int(cells[4]), int(cells[5]),
                     int(cells[6]), number(cells[7])))
     assert got == EXPECTED

@@ -10,13 +10,10 @@ line cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from browser_support import browser  # noqa: F401  (the fixture)
 from cli_support import run
 from lines_support import write_annotated
 
@@ -32,14 +29,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     result = run("check", "--format", "html", "-o", str(out), str(game))
     assert result.exit_code == 0
     return out
-
-
-@pytest.fixture
-def page(browser: Any, report: Path) -> Iterator[Any]:
-    """The report opened afresh at the end of the game (hash changes alone would keep the last state)."""
-    browser.get("about:blank")
-    browser.get(report.as_uri())
-    yield browser
 
 
 class Viewer:
