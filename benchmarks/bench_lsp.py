@@ -1,0 +1,82 @@
+"""How soon an edit in a large archive shows in the editor, through ``keilref lsp``.
+
+Generates a seeded archive (``keilref generate -n 10000 --seed 1 --size 5``),
+opens it through a real client over stdio (pygls's, as tests/test_lsp.py
+uses), then edits one game's declared result in the middle of it several
+times, and prints the time from each change being sent to its diagnostics
+arriving. That time includes the server's 0.3 s wait for typing to pause
+(``keilref.lsp.DEBOUNCE``), which is printed apart, and how many games each
+change checked again (one, if the cache works).
+
+    python benchmarks/bench_lsp.py [--games 10000] [--edits 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from lsp_support import Client, replacing  # noqa: E402
+
+from keilref.lsp import DEBOUNCE  # noqa: E402
+
+
+def archive(games: int) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "keilref", "generate", "-n", str(games), "--seed", "1", "--size", "5"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    # Without Result tags a game's result is its last token alone, so one edit changes it.
+    return re.sub(r'\[Result "[^"]*"\]\n', "", done.stdout)
+
+
+async def measure(games: int, edits: int) -> None:
+    text = archive(games)
+    lines = text.split("\n")
+    middle = lines.index(f'[Event "keilref generate --seed 1, game {games // 2 + 1}"]') - 2
+    uri = (ROOT / "bench-lsp.keil").as_uri()
+    client = Client()
+    await client.start()
+    try:
+        started = time.perf_counter()
+        opened = await client.open(uri, text, timeout=600)
+        print(f"open: {games:,} games checked in {time.perf_counter() - started:.2f} s, "
+              f"{len(opened)} diagnostics; {client.logs[-1]}")
+        latencies = []
+        original = declared = lines[middle].split()[-1]
+        # A wrong result, then the right one again: the game alternates between failing and passing.
+        for version in range(2, edits + 2):
+            new = "B+99.5" if version % 2 == 0 else original
+            end = len(lines[middle])
+            sent = time.perf_counter()
+            diagnostics = await client.change(uri, version, [replacing(middle, end - len(declared), end, new)])
+            latencies.append(time.perf_counter() - sent)
+            lines[middle] = lines[middle][: end - len(declared)] + new
+            declared = new
+            print(f"edit {version - 1}: {latencies[-1] * 1000:.0f} ms to {len(diagnostics)} diagnostics; {client.logs[-1]}")
+        median = statistics.median(latencies)
+        print(f"change to diagnostics: median {median * 1000:.0f} ms, of which {DEBOUNCE * 1000:.0f} ms waiting "
+              f"for typing to pause, {(median - DEBOUNCE) * 1000:.0f} ms checking and sending")
+    finally:
+        await client.finish()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--edits", type=int, default=5)
+    args = parser.parse_args()
+    asyncio.run(measure(args.games, args.edits))
+
+
+if __name__ == "__main__":
+    main()

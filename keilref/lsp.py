@@ -1,0 +1,440 @@
+"""``keilref lsp``: a Language Server for ``.keil`` files, over stdio.
+
+An editor sees what ``keilref check --strict`` would say, as it types: every
+fault of every game as a diagnostic, in the words SARIF uses
+(:func:`keilref.formats.findings.findings`). Hovering on a turn shows the
+board after it; formatting is ``keilref fmt``'s; code actions fix the faults
+that have one right answer.
+
+It needs the optional ``pygls`` (``pip install 'keilref[lsp]'``). A document
+is cut into games, and a game is checked again only when its own text
+changed: an archive of thousands of games stays responsive while one of
+them is edited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import BinaryIO
+
+from lsprotocol import types as lsp
+from pygls.server import LanguageServer
+from pygls.workspace import TextDocument
+
+from keilref.errors import KeilrefError
+from keilref.formats.findings import findings
+from keilref.records.parser import GameBytes, split_games
+from keilref.records.record import Record, Turn
+from keilref.records.reformat import FormatError, format_source
+from keilref.records.sources import STDIN, Source
+from keilref.records.tagnames import misspelt_tags
+from keilref.referee.batches import Batch, checked_games
+from keilref.referee.verdict import Status, Verdict
+
+__all__ = ["DEBOUNCE", "KeilServer", "server"]
+
+DEBOUNCE = 0.3
+"""Seconds of quiet after a change before the document is checked again:
+typing a move should not check the archive at each key."""
+
+SOURCE = "keilref"
+
+_SEVERITY = {
+    "warning": lsp.DiagnosticSeverity.Warning,
+    "unfinished": lsp.DiagnosticSeverity.Information,
+}
+# A message that names a line of the file (``first on line 4``) is only true
+# where it was worded; its game is checked again when it moves.
+_NAMES_A_LINE = re.compile(r"\bline \d")
+_WRONG_NUMBER = re.compile(r"wrong move number '(\d+\.+)'.*numbered '(\d+\.+)'")
+_MISSING_BUTTON = "no Button tag"
+_TOKEN = re.compile(r"\[[^\]\n]*\]?|[^\s{}()\[\]]+")
+
+
+@dataclass
+class CheckedGame:
+    """One game as it was last checked, where it then started."""
+
+    line: int
+    """The 1-based line of the game's first byte when it was checked."""
+    verdict: Verdict
+    record: Record | None
+    last_line: int = 0
+    """The game's last line when it was checked (its blank lines after it included)."""
+
+
+@dataclass
+class DocumentState:
+    """What is known of one open document: its games, in order, each placed
+    at its current line (``shift`` lines from where it was checked)."""
+
+    games: list[tuple[CheckedGame, int]] = field(default_factory=list)
+    cache: dict[tuple[bytes, int], CheckedGame] = field(default_factory=dict)
+    """The games last checked, under their bytes and the column they start at."""
+    task: asyncio.Task[None] | None = None
+
+
+class _TextSource(Source):
+    """A document's text as ``keilref fmt`` reads a file."""
+
+    def __init__(self, name: str, data: bytes) -> None:
+        super().__init__(name)
+        object.__setattr__(self, "_data", data)
+
+    def open(self) -> BinaryIO:
+        return io.BytesIO(self._data)  # type: ignore[attr-defined]
+
+    def size(self) -> int | None:
+        return len(self._data)  # type: ignore[attr-defined]
+
+
+class KeilServer(LanguageServer):
+    """The server, with each open document's checked games.
+
+    A game's result is kept under its bytes (and the column it starts at), so
+    a game that is cut and pasted elsewhere in the document, or that moves
+    down when a line is added above it, is not checked again.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("keilref", _version())
+        self.documents: dict[str, DocumentState] = {}
+        self.checked = 0
+        """How many games were checked (not taken from the cache), in all."""
+
+    def state(self, uri: str) -> DocumentState:
+        return self.documents.setdefault(uri, DocumentState())
+
+    def check(self, document: TextDocument) -> tuple[list[lsp.Diagnostic], int, int]:
+        """The document's diagnostics, how many games it has, and how many
+        of them had to be checked."""
+        name = _file_name(document.uri)
+        data = document.source.encode("utf-8", "surrogatepass")
+        state = self.state(document.uri)
+        games: list[tuple[CheckedGame, int]] = []
+        fresh: dict[tuple[bytes, int], CheckedGame] = {}
+        checked = 0
+        index = 1
+        for piece in split_games(io.BytesIO(data)):
+            if not piece.counts:
+                continue
+            key = (piece.data, piece.column_offset)
+            line = piece.piece.line
+            known = fresh.get(key) or state.cache.get(key)
+            if known is not None and known.line != line and _names_a_line(known.verdict):
+                known = None
+            if known is None:
+                known = _check_piece(piece, name, index)
+                checked += 1
+            if known.verdict.game != index:
+                known = replace(known, verdict=replace(known.verdict, game=index))
+            fresh[key] = known
+            games.append((known, line - known.line))
+            index += 1
+        # Only the games the document now holds are kept, so memory follows its size.
+        state.cache = fresh
+        state.games = games
+        self.checked += checked
+        diagnostics = [d for game, shift in games for d in _diagnostics(game, shift, document)]
+        return diagnostics, len(games), checked
+
+    def forget(self, uri: str) -> None:
+        self.documents.pop(uri, None)
+
+    def game_at(self, uri: str, line: int) -> tuple[CheckedGame, int] | None:
+        """The checked game holding the 1-based ``line``, and its shift."""
+        state = self.documents.get(uri)
+        if state is None:
+            return None
+        found = None
+        for game, shift in state.games:
+            if game.line + shift > line:
+                break
+            found = (game, shift)
+        return found
+
+
+def _version() -> str:
+    from keilref import __version__
+
+    return __version__
+
+
+def _file_name(uri: str) -> str:
+    """What the verdicts call the document: its path, for a file."""
+    from pygls.uris import to_fs_path
+
+    return to_fs_path(uri) or uri
+
+
+def _names_a_line(v: Verdict) -> bool:
+    return any(_NAMES_A_LINE.search(f.message) for f in v.faults(strict=True))
+
+
+def _check_piece(piece: GameBytes, name: str, index: int) -> CheckedGame:
+    batch = Batch(name, index, (piece,), len(piece.data))
+    results = list(checked_games(batch, None))
+    last = piece.piece.line + piece.data.count(b"\n")
+    if not results:  # blank space only: never asked for, as such pieces do not count
+        raise ValueError("no game in the piece")
+    _, record, verdict = results[0]
+    return CheckedGame(piece.piece.line, verdict, record, last)
+
+
+# ---------------------------------------------------------------------------
+# Positions: keilref counts columns in code points from 1, LSP in UTF-16 units from 0.
+
+
+def _line_text(document: TextDocument, line: int) -> str:
+    lines = document.lines
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _utf16(text: str, column: int) -> int:
+    """The UTF-16 offset of the 1-based code point ``column`` in ``text``."""
+    head = text[: max(column - 1, 0)]
+    return len(head.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _code_points(text: str, character: int) -> int:
+    """The 1-based code point column of the UTF-16 offset ``character``."""
+    units = 0
+    for i, c in enumerate(text):
+        if units >= character:
+            return i + 1
+        units += 2 if ord(c) > 0xFFFF else 1
+    return len(text) + 1
+
+
+def _token_range(document: TextDocument, line: int, column: int) -> lsp.Range:
+    """From ``line:column`` to the end of the token there (a whole tag for ``[``)."""
+    text = _line_text(document, line)
+    match = _TOKEN.match(text, max(column - 1, 0))
+    end = match.end() + 1 if match is not None and match.end() > column - 1 else column + 1
+    start = lsp.Position(line=max(line - 1, 0), character=_utf16(text, column))
+    return lsp.Range(start=start, end=lsp.Position(line=start.line, character=_utf16(text, end)))
+
+
+# ---------------------------------------------------------------------------
+# Diagnostics.
+
+
+def _diagnostics(game: CheckedGame, shift: int, document: TextDocument) -> Iterator[lsp.Diagnostic]:
+    v = game.verdict
+    for finding in findings(v, strict=True):
+        related = None
+        if v.illegal is not None and finding.rule == "illegal/superko" and v.illegal.repeats_turn:
+            related = _repeated_turn(game, shift, document, v.illegal.repeats_turn)
+        yield lsp.Diagnostic(
+            range=_token_range(document, finding.line + shift, finding.column),
+            message=finding.message,
+            severity=_SEVERITY.get(finding.rule, lsp.DiagnosticSeverity.Error),
+            code=finding.rule,
+            source=SOURCE,
+            related_information=related,
+        )
+
+
+def _repeated_turn(
+    game: CheckedGame, shift: int, document: TextDocument, turn: int
+) -> list[lsp.DiagnosticRelatedInformation] | None:
+    if game.record is None or not 0 < turn <= len(game.record.turns):
+        return None
+    repeated = game.record.turns[turn - 1]
+    where = lsp.Location(uri=document.uri, range=_token_range(document, repeated.line + shift, repeated.column))
+    return [lsp.DiagnosticRelatedInformation(location=where, message=f"the position after turn {turn}, repeated")]
+
+
+def publish(ls: KeilServer, uri: str) -> None:
+    document = ls.workspace.get_text_document(uri)
+    diagnostics, games, checked = ls.check(document)
+    # Said to the client's log, so a user (and the tests) can see the cache at
+    # work; before the diagnostics, so it has arrived when they have.
+    ls.show_message_log(f"checked {checked} of {games} games", lsp.MessageType.Log)
+    ls.publish_diagnostics(uri, diagnostics, version=document.version)
+
+
+server = KeilServer()
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: KeilServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    publish(ls, params.text_document.uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: KeilServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    state = ls.state(uri)
+    if state.task is not None:
+        state.task.cancel()
+    state.task = asyncio.ensure_future(_later(ls, uri))
+
+
+async def _later(ls: KeilServer, uri: str) -> None:
+    await asyncio.sleep(DEBOUNCE)
+    if uri in ls.workspace.text_documents:
+        publish(ls, uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    state = ls.documents.get(uri)
+    if state is not None and state.task is not None:
+        state.task.cancel()
+    ls.forget(uri)
+    ls.publish_diagnostics(uri, [])
+
+
+# ---------------------------------------------------------------------------
+# Hover: the board after a turn.
+
+
+def _turn_at(record: Record, shift: int, line: int, column: int) -> int | None:
+    """The 1-based number of the main-line turn written at ``line:column``."""
+    for n, turn in enumerate(record.turns, 1):
+        if turn.line + shift == line and turn.column <= column < turn.column + max(len(_written(turn)), 1):
+            return n
+    return None
+
+
+def _written(turn: Turn) -> str:
+    return turn.written or turn.move
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    line = params.position.line + 1
+    column = _code_points(_line_text(document, line), params.position.character)
+    found = ls.game_at(document.uri, line)
+    if found is None or found[0].record is None:
+        return None
+    game, shift = found
+    record = game.record
+    assert record is not None
+    n = _turn_at(record, shift, line, column)
+    if n is None:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=_position_text(record, n)))
+
+
+def _position_text(record: Record, n: int) -> str:
+    try:
+        g = record.replay(turn=n)
+    except KeilrefError as e:
+        return f"**Turn {n}** cannot be played: {e}"
+    score = g.score()
+    captured = ", ".join(sorted(g.last_captured)) or "none"
+    return "\n".join(
+        [
+            f"**After turn {n}**: {g.to_move.name.capitalize()} to move",
+            "",
+            "```",
+            g.diagram().rstrip("\n"),
+            "```",
+            f"Score so far: Black {score.black:g}, White {score.white:g}",
+            "",
+            f"Captured by this turn: {captured}",
+        ]
+    )
+
+
+# ---------------------------------------------------------------------------
+# Formatting: the whole document as `keilref fmt` writes it.
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    # Read as standard input is: from memory, with no file on disk to stat.
+    source = _TextSource(STDIN, document.source.encode("utf-8", "surrogatepass"))
+    try:
+        formatted = format_source(source)
+    except FormatError:
+        return None  # a document that does not parse would lose what was not understood
+    if not formatted.changed:
+        return []
+    lines = document.lines
+    end = lsp.Position(line=len(lines), character=0)
+    return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=formatted.text)]
+
+
+# ---------------------------------------------------------------------------
+# Code actions: the fixes with one right answer.
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_CODE_ACTION,
+    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+)
+def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    document = ls.workspace.get_text_document(params.text_document.uri)
+    state = ls.documents.get(document.uri)
+    if state is None:
+        return []
+    first, last = params.range.start.line + 1, params.range.end.line + 1
+    out: list[lsp.CodeAction] = []
+    games = state.games
+    for i, (game, shift) in enumerate(games):
+        start = game.line + shift
+        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else len(document.lines)
+        if end < first or start > last:
+            continue
+        out.extend(_fixes(game, shift, document))
+    return out
+
+
+def _fixes(game: CheckedGame, shift: int, document: TextDocument) -> Iterable[lsp.CodeAction]:
+    v, record = game.verdict, game.record
+    if record is not None:
+        for typo in misspelt_tags(record):
+            if len(typo.meant) != 1:
+                continue
+            line = typo.line + shift
+            text = _line_text(document, line)
+            at = text.find(typo.name, max(typo.column - 1, 0))
+            if at >= 0:
+                yield _edit(document, f"Rename tag {typo.name} to {typo.meant[0]}", line, at + 1, typo.name, typo.meant[0])
+        if any(w.startswith(_MISSING_BUTTON) for w in v.warnings) and record.tags:
+            # Where `keilref fmt` would put it: before the Result tag, else after the last tag.
+            later = [t.line for t in record.tags if t.name == "Result"]
+            at = min(later) - 1 if later else max(t.line for t in record.tags)
+            where = lsp.Position(line=at + shift, character=0)
+            yield _action(document, 'Add [Button "yes"]', lsp.Range(start=where, end=where), '[Button "yes"]\n')
+    if v.error is not None:
+        wrong = _WRONG_NUMBER.search(v.error.message)
+        if wrong is not None:
+            line = v.error.line + shift
+            text = _line_text(document, line)
+            at = text.find(wrong.group(1), max(v.error.column - 1, 0))
+            if at >= 0:
+                title = f"Renumber {wrong.group(1)} as {wrong.group(2)}"
+                yield _edit(document, title, line, at + 1, wrong.group(1), wrong.group(2))
+    if v.status is Status.MISMATCH and v.computed is not None and record is not None and record.result is not None:
+        line = record.result_line + shift
+        yield _edit(
+            document, f"Declare the result {v.computed}", line, record.result_column, record.result, v.computed
+        )
+
+
+def _edit(document: TextDocument, title: str, line: int, column: int, old: str, new: str) -> lsp.CodeAction:
+    text = _line_text(document, line)
+    start = lsp.Position(line=line - 1, character=_utf16(text, column))
+    end = lsp.Position(line=line - 1, character=_utf16(text, column + len(old)))
+    return _action(document, title, lsp.Range(start=start, end=end), new)
+
+
+def _action(document: TextDocument, title: str, where: lsp.Range, text: str) -> lsp.CodeAction:
+    edit = lsp.WorkspaceEdit(changes={document.uri: [lsp.TextEdit(range=where, new_text=text)]})
+    return lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, edit=edit)
+
+
+def serve() -> None:
+    """Speak LSP on standard input and output until the client says exit."""
+    server.start_io()
