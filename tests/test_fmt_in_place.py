@@ -530,7 +530,7 @@ def _slow_run(path: str, start: Any, results: str, seed: int) -> None:
 
     inplace.os.write = slow_write  # type: ignore[assignment]
     inplace.os.replace = late_replace  # type: ignore[assignment]
-    start.wait()
+    start.wait(timeout=120)
     time.sleep(rng.random() * 0.05)
     try:
         formatting.format_source(Source(path), write=True)
@@ -561,13 +561,16 @@ def test_runs_at_once_on_one_file_leave_it_whole(tmp_path: Path) -> None:
         os.chmod(path, 0o640)
         results = tmp_path / f"results-{round}"
         results.mkdir()
-        start = fork.Barrier(3)
+        # The runs and this process: a run is killed only once all three are
+        # past the barrier, or the other two would wait there for it forever.
+        start = fork.Barrier(4)
         runs = [
             fork.Process(target=_slow_run, args=(str(path), start, str(results), round * 10 + i)) for i in range(3)
         ]
         for run in runs:
             run.start()
         victim = rng.choice(runs) if round % 2 else None
+        start.wait(timeout=120)
         kill_at = time.monotonic() + 0.05 + rng.random() * 0.1
         seen: set[tuple[int, int]] = set()
         while any(run.is_alive() for run in runs):
