@@ -415,3 +415,13 @@ def test_ctrl_c_during_a_parallel_check_stops_at_once_with_the_partial_summary(t
     noun = "game" if checked == 1 else "games"
     assert re.match(rf"interrupted after {checked} {noun}: {checked} ok in ", lines[-1]), lines[-1]
     assert err == b""
+
+
+def test_counts_have_thousands_separators_as_rates_do(tmp_path: Path) -> None:
+    from cli_support import run
+
+    archive = tmp_path / "many.keil"
+    archive.write_text(run("generate", "-n", "1200", "--seed", "3", "--size", "2").stdout, encoding="utf-8")
+    summary = run("check", "-q", str(archive)).stdout.splitlines()[-1]
+    assert summary.startswith("1,200 games: 1,200 ok in "), summary
+    assert run("stats", str(archive)).stdout.startswith("1,200 games: 1,200 ok\n")

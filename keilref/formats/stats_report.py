@@ -117,8 +117,8 @@ def _clock_lines(c: ClockStats) -> list[str]:
 
 def to_text(stats: ArchiveStats) -> str:
     """The statistics as tables: results, statuses, fair komi, and clocks where games have them."""
-    games = f"{stats.games} game{'' if stats.games == 1 else 's'}"
-    lines = [f"{games}: " + ", ".join(f"{n} {s}" for s, n in stats.statuses), ""]
+    games = f"{stats.games:,} game{'' if stats.games == 1 else 's'}"
+    lines = [f"{games}: " + ", ".join(f"{n:,} {s}" for s, n in stats.statuses), ""]
     lines += _table(_GROUP_HEADER, [_group_row(g) for g in stats.groups])
     names = [s for s, _ in stats.statuses]
     if names:

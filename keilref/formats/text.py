@@ -52,11 +52,12 @@ def summary_line(counts: Counter[str], seconds: float, *, warned: int = 0, inter
     ``interrupted`` check says it counted only the games checked so far.
     """
     total = sum(counts.values())
-    parts = [f"{counts[s.value]} {s.value}" for s in Status if counts[s.value]]
+    # Counts with thousands separators, as the rate has them: 12,000 games, not 12000.
+    parts = [f"{counts[s.value]:,} {s.value}" for s in Status if counts[s.value]]
     rate = total / seconds if seconds > 0 else 0.0
     noun = "game" if total == 1 else "games"
-    extra = f"; {warned} with warnings" if warned else ""
-    head = f"interrupted after {total} {noun}" if interrupted else f"{total} {noun}"
+    extra = f"; {warned:,} with warnings" if warned else ""
+    head = f"interrupted after {total:,} {noun}" if interrupted else f"{total:,} {noun}"
     return f"{head}: {', '.join(parts) or 'none'}{extra} in {seconds:.2f} s ({rate:,.0f} games/s)"
 
 
