@@ -50,3 +50,12 @@ def test_a_byte_the_encoding_does_not_have_is_an_error_at_its_place(tmp_path: Pa
     path.write_bytes(b'[Black "\x81"] [Rules "keil"]\n1. e3 *\n')
     r = run("check", "--encoding", "cp1252", str(path))
     assert r.exit_code == 1 and "not cp1252 text at byte 8 (0x81)" in r.stdout
+
+
+@pytest.mark.parametrize("command", ["show", "score", "legal"])
+def test_the_position_commands_read_it_too(cp1252: Path, command: str) -> None:
+    wrong = run(command, "--game", "2", str(cp1252))
+    assert wrong.exit_code == 1 and "not valid UTF-8" in wrong.stderr
+    right = run(command, "--game", "2", "--encoding", "cp1252", str(cp1252))
+    assert right.exit_code == 0, right.output
+    assert f"{cp1252} game 2: rules keil, size 3, komi 2, after turn 2 of 2" in right.stdout

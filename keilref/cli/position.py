@@ -22,7 +22,9 @@ from keilref.referee.clocks import has_clocks, last_clocks
 from keilref.referee.lines import Node, find_line, replay_node, tree, variation_places
 from keilref.referee.replay import Replay, replay
 
+from keilref.cli.settings import load_settings
 from keilref.cli.app import (
+    EncodingOption,
     EXIT_FAILED,
     EXIT_OK,
     GameOption,
@@ -38,10 +40,13 @@ from keilref.cli.app import (
 )
 
 
-def _load(file: str, game: int) -> Record:
-    """The ``game``-th record of ``file``, or a one-line error and exit."""
+def _load(file: str, game: int, encoding: str | None = None) -> Record:
+    """The ``game``-th record of ``file`` (read in ``encoding``, else the
+    project's, else UTF-8), or a one-line error and exit."""
+    if encoding is None:
+        encoding = load_settings().encoding
     try:
-        item = nth_game(file, game)
+        item = nth_game(file, game, encoding=encoding)
     except (PathError, NoSuchGame) as e:
         fail(str(e))
     if isinstance(item, RecordError):
@@ -69,9 +74,11 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
     return rep
 
 
-def _position(file: str, game: int, turn: int | None, rules: str | None, *, header: bool = True) -> Replay:
+def _position(
+    file: str, game: int, turn: int | None, rules: str | None, *, header: bool = True, encoding: str | None = None
+) -> Replay:
     """Load, replay and print the header line: what show, score and legal share."""
-    record = _load(file, game)
+    record = _load(file, game, encoding)
     rep = _replay(file, record, game, turn, rules)
     if header:
         typer.echo(report.position_header(file, game, rep.setup, rep.game.turn, len(record.turns)))
@@ -248,11 +255,12 @@ def show(
     rules: RulesOption = None,
     format: PictureFormatOption = "text",
     output: OutputOption = None,
+    encoding: EncodingOption = None,
 ) -> None:
     """Draw the position after a turn (by default, the end) of the game or of one of its variations."""
     format = _check_picture_format(format, output)
     place = _line_place(line)
-    record = _load(file, game)
+    record = _load(file, game, encoding)
     if place is None:
         seen = _main_line(file, record, game, turn, rules)
     else:
@@ -305,10 +313,11 @@ def score(
     rules: RulesOption = None,
     format: PictureFormatOption = "text",
     output: OutputOption = None,
+    encoding: EncodingOption = None,
 ) -> None:
     """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
     format = _check_picture_format(format, output)
-    rep = _position(file, game, turn, rules, header=format == "text")
+    rep = _position(file, game, turn, rules, header=format == "text", encoding=encoding)
     if format != "text":
         counted = rep.game.score()
         what = "result" if rep.game.is_over else "count so far"
@@ -334,9 +343,10 @@ def legal(
     game: GameOption = 1,
     turn: TurnOption = None,
     rules: RulesOption = None,
+    encoding: EncodingOption = None,
 ) -> None:
     """List the legal turns in the position after a turn (by default, the end)."""
-    rep = _position(file, game, turn, rules)
+    rep = _position(file, game, turn, rules, encoding=encoding)
     g = rep.game
     if rep.ended:
         typer.echo("the game is over: no turn is legal")

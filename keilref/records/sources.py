@@ -340,7 +340,7 @@ class NoSuchGame(LookupError):
         self.count = count
 
 
-def nth_game(path: str, game: int) -> Record | RecordError:
+def nth_game(path: str, game: int, *, encoding: str | None = None) -> Record | RecordError:
     """The ``game``-th game (1-based) of one record file: its record, or the
     error that stops it from being read (located in that file).
 
@@ -351,7 +351,7 @@ def nth_game(path: str, game: int) -> Record | RecordError:
     """
     if os.path.isdir(path):
         raise PathError(f"{shown_name(path)}: is a directory; give one record file")
-    (source,) = expand_paths([path])
+    (source,) = expand_paths([path], encoding=encoding)
     count = 0
     for item in read_source(source):
         count += 1
