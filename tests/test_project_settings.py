@@ -102,6 +102,8 @@ def test_stats_filter_and_fmt_take_the_search_settings_and_rules(project: Path) 
     stats = json.loads(run("stats", "--format", "json", ".").stdout)
     assert stats["games"] == 1 and stats["statuses"] == {"unfinished": 1}  # new/ left out; 2019 under keil-2019
     assert run("filter", "--status", "unfinished", ".").stdout.startswith('[Size "3"]')
+    # filter's --rules chooses games by the rules they were judged under; the project's still apply.
+    assert run("filter", "--rules", "keil-2019", "--status", "unfinished", ".").stdout.startswith('[Size "3"]')
     assert run("fmt", "--check", ".").stdout.splitlines() == ["would reformat ./2019/old.keil"]
 
 

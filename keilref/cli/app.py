@@ -203,13 +203,6 @@ ExtendExcludeOption = Annotated[
 ]
 
 
-def excludes(exclude: list[str] | None, extend: list[str] | None) -> tuple[str, ...]:
-    """The glob patterns a search leaves out: ``--exclude`` instead of the default, then ``--extend-exclude``."""
-    from keilref.records.sources import DEFAULT_EXCLUDE
-
-    return (*(DEFAULT_EXCLUDE if exclude is None else exclude), *(extend or ()))
-
-
 def _jobs_value(value: int | None) -> int | None:
     # Click's own range check words it as "Input should be greater than or equal to 1".
     if value is not None and not 1 <= value <= MAX_JOBS:

@@ -9,7 +9,6 @@ import sys
 import tempfile
 from pathlib import Path
 import types
-from dataclasses import replace
 from typing import Annotated, Optional
 
 import typer
@@ -30,7 +29,6 @@ from keilref.cli.app import (
     EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
-    excludes,
     JobsOption,
     RulesOption,
     _check_rules,
@@ -113,8 +111,7 @@ def check(
     strict = strict if strict is not None else bool(project.strict)
     jobs = jobs if jobs is not None else project.jobs
     encoding = encoding if encoding is not None else project.encoding
-    exclude = exclude if exclude is not None else (list(project.exclude) if project.exclude is not None else None)
-    extend_exclude = [*project.extend_exclude, *(extend_exclude or ())]
+    patterns = project.search_patterns(exclude, extend_exclude)
     chosen = FORMATS[format]
     if output is not None and chosen.kind != "document":
         fail(f"--output is for the document formats; {format} goes to stdout")
@@ -135,13 +132,12 @@ def check(
         on_error=report_missing,
         on_note=say_note,
         encoding=encoding,
-        exclude=excludes(exclude, extend_exclude),
+        exclude=patterns,
     )
-    if rules is None and (project.rules is not None or project.per_path_rules):
-        sources = [replace(s, rules=project.rules_for(s.name)[0]) for s in sources]
+    sources = project.with_rules(sources, rules)
     if show_settings:
         print_settings(project, sources, rules=rules, strict=strict, format=format, jobs=jobs, encoding=encoding,
-                       exclude=excludes(exclude, extend_exclude))
+                       exclude=patterns)
         raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
     if not sources:
         raise typer.Exit(EXIT_USAGE)

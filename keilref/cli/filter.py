@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import contextlib
 import sys
 from pathlib import Path
@@ -18,14 +16,13 @@ from keilref.referee.verdict import Status
 if TYPE_CHECKING:
     pass
 
-from keilref.cli.settings import load_settings, search_settings
+from keilref.cli.settings import load_settings
 from keilref.cli.app import (
     EXIT_FAILED,
     EXIT_OK,
     EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
-    excludes,
     JobsOption,
     _choose,
     _check_rules,
@@ -94,15 +91,15 @@ def filter_games(
             fail(f"--tag {t!r} is not Name=value")
         tags.append((name, value))
     project = load_settings()
-    exclude, extend_exclude = search_settings(project, exclude, extend_exclude)
     encoding = encoding if encoding is not None else project.encoding
     jobs = jobs if jobs is not None else project.jobs
     try:
-        sources = expand_paths(paths, on_note=say_note, encoding=encoding, exclude=excludes(exclude, extend_exclude))
+        patterns = project.search_patterns(exclude, extend_exclude)
+        sources = expand_paths(paths, on_note=say_note, encoding=encoding, exclude=patterns)
     except PathError as e:
         fail(str(e))
-    if rules is None and (project.rules is not None or project.per_path_rules):
-        sources = [dataclasses.replace(s, rules=project.rules_for(s.name)[0]) for s in sources]
+    # --rules here chooses games, it replays nothing: the project's rules always apply.
+    sources = project.with_rules(sources, None)
     criteria = Criteria(
         statuses=frozenset(status or ()),
         rules=frozenset(rules or ()),

@@ -16,11 +16,11 @@ from keilref.records.inplace import symlink_refused
 if TYPE_CHECKING:
     pass
 
-from keilref.cli.settings import load_settings, search_settings
+from keilref.cli.settings import load_settings
 from keilref.cli.app import (
     ExcludeOption,
     ExtendExcludeOption,
-    excludes,
+
     EXIT_FAILED,
     EXIT_OK,
     PathsArgument,
@@ -75,9 +75,8 @@ def fmt(
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
     project = load_settings()
-    exclude, extend_exclude = search_settings(project, exclude, extend_exclude)
     try:
-        sources = expand_paths(paths, matches=False, on_note=say_note, exclude=excludes(exclude, extend_exclude))
+        sources = expand_paths(paths, matches=False, on_note=say_note, exclude=project.search_patterns(exclude, extend_exclude))
     except PathError as e:
         fail(str(e))
     for source in sources:

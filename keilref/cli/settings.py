@@ -9,6 +9,7 @@ naming the file, the line and, for a near miss, the key meant.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import fnmatch
 import os
@@ -20,6 +21,7 @@ from typing import Any
 
 from keilref.engine.rules import all_rules
 from keilref.formats import FORMATS
+from keilref.records.sources import DEFAULT_EXCLUDE, Source
 
 __all__ = ["Settings", "SettingsError", "find_settings"]
 
@@ -52,6 +54,21 @@ class Settings:
     def root(self) -> Path:
         """Where per-path patterns are matched from: the settings file's directory."""
         return self.path.parent if self.path is not None else Path.cwd()
+
+    def search_patterns(self, exclude: list[str] | None, extend_exclude: list[str] | None) -> tuple[str, ...]:
+        """The glob patterns a directory search leaves out: ``--exclude``, else the
+        project's ``exclude``, else the default (hidden files and directories);
+        then the project's ``extend-exclude`` and ``--extend-exclude``."""
+        if exclude is None:
+            exclude = list(self.exclude) if self.exclude is not None else list(DEFAULT_EXCLUDE)
+        return (*exclude, *self.extend_exclude, *(extend_exclude or ()))
+
+    def with_rules(self, sources: list[Source], rules: str | None) -> list[Source]:
+        """Each source with the rule set the project gives its path, unless
+        ``--rules`` (``rules``) names one for all."""
+        if rules is not None or (self.rules is None and not self.per_path_rules):
+            return sources
+        return [dataclasses.replace(s, rules=self.rules_for(s.name)[0]) for s in sources]
 
     def rules_for(self, file: str) -> tuple[str | None, str]:
         """The rules a record file is replayed under, and why (``per-path-rules "2019/*"``)."""
@@ -196,10 +213,3 @@ def print_settings(project: Settings, sources: list[Any], **effective: Any) -> N
         rules, why = project.rules_for(source.name)
         typer.echo(f"{source.name}: rules {rules or 'from each game'} ({why})")
 
-
-def search_settings(
-    project: Settings, exclude: list[str] | None, extend_exclude: list[str] | None
-) -> tuple[list[str] | None, list[str]]:
-    """``--exclude`` and ``--extend-exclude`` with the project's beneath them."""
-    chosen = exclude if exclude is not None else (list(project.exclude) if project.exclude is not None else None)
-    return chosen, [*project.extend_exclude, *(extend_exclude or ())]

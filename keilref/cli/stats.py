@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -15,13 +13,12 @@ from keilref.escaping import shown_name
 if TYPE_CHECKING:
     pass
 
-from keilref.cli.settings import load_settings, search_settings
+from keilref.cli.settings import load_settings
 from keilref.cli.app import (
     EXIT_FAILED,
     EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
-    excludes,
     JobsOption,
     RulesOption,
     _check_rules,
@@ -61,15 +58,14 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     project = load_settings()
-    exclude, extend_exclude = search_settings(project, exclude, extend_exclude)
     encoding = encoding if encoding is not None else project.encoding
     jobs = jobs if jobs is not None else project.jobs
     try:
-        sources = expand_paths(paths, on_note=say_note, encoding=encoding, exclude=excludes(exclude, extend_exclude))
+        patterns = project.search_patterns(exclude, extend_exclude)
+        sources = expand_paths(paths, on_note=say_note, encoding=encoding, exclude=patterns)
     except PathError as e:
         fail(str(e))
-    if rules is None and (project.rules is not None or project.per_path_rules):
-        sources = [dataclasses.replace(s, rules=project.rules_for(s.name)[0]) for s in sources]
+    sources = project.with_rules(sources, rules)
     if standings:
         from keilref.formats import standings_report
         from keilref.referee.batches import check_sources
