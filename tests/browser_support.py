@@ -29,20 +29,21 @@ def _missing(what: str, install: str) -> NoReturn:
     pytest.skip(f"{what} ({install})")
 
 
-def find_browser() -> str:
-    for name in BROWSERS:
+def _first_on_path(names: tuple[str, ...], what: str, install: str) -> str:
+    """The first of ``names`` on the PATH; without one, skip (or fail) saying what to install."""
+    for name in names:
         path = shutil.which(name)
         if path is not None:
             return path
-    _missing(f"no browser found ({', '.join(BROWSERS)})", "apt-get install chromium")
+    _missing(f"no {what} found ({', '.join(names)})", install)
+
+
+def find_browser() -> str:
+    return _first_on_path(BROWSERS, "browser", "apt-get install chromium")
 
 
 def _find_driver() -> str:
-    for name in DRIVERS:
-        path = shutil.which(name)
-        if path is not None:
-            return path
-    _missing(f"no WebDriver for Chromium found ({', '.join(DRIVERS)})", "apt-get install chromium-driver")
+    return _first_on_path(DRIVERS, "WebDriver for Chromium", "apt-get install chromium-driver")
 
 
 def open_browser(*, javascript: bool = True) -> WebDriver:
