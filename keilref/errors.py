@@ -8,7 +8,7 @@ cannot be read raises a :class:`RecordError` carrying its position.
 from __future__ import annotations
 
 from keilref.values import Reason
-from keilref.wording import illegal_turn, turn_name
+from keilref.wording import illegal_turn
 
 
 def wrong_type(what: str, value: object, accepted: str) -> TypeError:

@@ -12,7 +12,6 @@ import io
 import json
 import os
 import random
-import re
 from pathlib import Path
 from typing import Any
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from keilref import check_text, read_games
-from keilref.records.sources import Source, expand_paths
+from keilref.records.sources import expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.errors import RecordError
 from keilref.records.parser import MAX_GAME_BYTES, MAX_TURNS, iter_games, split_games

@@ -184,12 +184,6 @@ def test_every_document_format_writes_its_report_to_a_file(tmp_path: Path, at_th
         target.unlink()
 
 
-def test_output_is_only_for_the_document_formats(at_the_root: None) -> None:
-    result = run("check", "records/games", "-o", "x.html")
-    assert result.exit_code == 2
-    assert "--output is for the document formats; text goes to stdout" in result.stderr
-
-
 # --- in a browser ---------------------------------------------------------------
 
 

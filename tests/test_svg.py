@@ -215,12 +215,6 @@ def test_captures_in_a_game_set_up_from_a_diagram() -> None:
     assert svg.captured_colours(start) == svg.captured_colours(game)
 
 
-def test_output_is_for_pictures(at_the_root: None) -> None:
-    result = run("show", "records/games/size5-keil-corner-ko.keil", "-o", "board.txt")
-    assert result.exit_code == 2
-    assert "--output is for --format svg or png" in result.stderr
-
-
 def test_svg_to_a_file(tmp_path: Path, at_the_root: None) -> None:
     out = tmp_path / "board.svg"
     result = run("show", "records/faults/illegal-superko.keil", "--format", "svg", "-o", str(out))

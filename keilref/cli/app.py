@@ -230,9 +230,14 @@ def _workers(jobs: int | None) -> int:
     return workers
 
 
+class Failed(typer.Exit):
+    """The command could not do its work, and said why on stderr: it has no
+    result, so an ``-o`` file is left as it was."""
+
+
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     typer.echo(f"keilref: {message}", err=True)
-    raise typer.Exit(code)
+    raise Failed(code)
 
 
 def say_note(message: str) -> None:
@@ -249,7 +254,7 @@ def say_at(file: str, line: int, column: int, message: str) -> None:
 
 def fail_at(file: str, line: int, column: int, message: str, code: int) -> NoReturn:
     say_at(file, line, column, message)
-    raise typer.Exit(code)
+    raise Failed(code)
 
 
 def _check_rules(rules: str | None) -> str | None:

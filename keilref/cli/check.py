@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import os
 import sys
-import tempfile
-from pathlib import Path
 import types
-from typing import Annotated, Optional
+from typing import Annotated, NoReturn, Optional, TextIO
 
 import typer
 
 from keilref.referee.batches import check_sources
-from keilref.records.sources import STDIN, PathError, expand_paths, forget_stdin, keep_stdin
+from keilref.records.sources import STDIN, PathError, Source, expand_paths, forget_stdin, keep_stdin
 from keilref.cli.terminal import Interrupts
-from keilref.escaping import shown_name
-from keilref.formats import FORMATS
+from keilref.formats import FORMATS, OutputFormat
 from keilref.formats.output import VerdictPrinter, printed_checks
 
-from keilref.cli.settings import load_settings, print_settings
+from keilref.cli.settings import Settings, load_settings, print_settings
+from keilref.cli.output_file import OutputFile, OutputFileOption, output_to
 from keilref.cli.app import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -28,6 +24,7 @@ from keilref.cli.app import (
     EXIT_USAGE,
     EncodingOption,
     ExcludeOption,
+    Failed,
     ExtendExcludeOption,
     JobsOption,
     RulesOption,
@@ -76,16 +73,7 @@ def check(
     encoding: EncodingOption = None,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
-    output: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="FILE",
-            help="Write the report to this file, replaced whole"
-            f" (the document formats: {', '.join(f.name for f in FORMATS.values() if f.kind == 'document')}).",
-        ),
-    ] = None,
+    output: OutputFileOption = None,
     scheduler: Annotated[
         Optional[str],
         typer.Option(
@@ -113,8 +101,6 @@ def check(
     encoding = encoding if encoding is not None else project.encoding
     patterns = project.search_patterns(exclude, extend_exclude)
     chosen = FORMATS[format]
-    if output is not None and chosen.kind != "document":
-        fail(f"--output is for the document formats; {format} goes to stdout")
     rules = _check_rules(rules)
     if not paths:
         if sys.stdin.isatty():
@@ -135,18 +121,45 @@ def check(
         exclude=patterns,
     )
     sources = project.with_rules(sources, rules)
+    screen = sys.stdout  # the terminal, while -o takes standard output
+    with output_to(output) as target:
+        _check(
+            sources, missing, project, chosen, screen, target, rules=rules, strict=strict, quiet=quiet, jobs=jobs,
+            encoding=encoding, patterns=patterns, scheduler=scheduler, show_settings=show_settings,
+            exit_zero=exit_zero,
+        )
+
+
+def _check(
+    sources: list[Source],
+    missing: list[PathError],
+    project: Settings,
+    chosen: OutputFormat,
+    screen: TextIO,
+    target: OutputFile | None,
+    *,
+    rules: str | None,
+    strict: bool,
+    quiet: bool,
+    jobs: int | None,
+    encoding: str | None,
+    patterns: tuple[str, ...],
+    scheduler: str | None,
+    show_settings: bool,
+    exit_zero: bool,
+) -> NoReturn:
+    format = chosen.name
     if show_settings:
         print_settings(project, sources, rules=rules, strict=strict, format=format, jobs=jobs, encoding=encoding,
                        exclude=patterns)
         raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
     if not sources:
-        raise typer.Exit(EXIT_USAGE)
+        raise Failed(EXIT_USAGE)  # each path's error is said
     if chosen.rereads and any(s.name == STDIN for s in sources):
         keep_stdin()
     try:
         workers = _workers(jobs)
         cluster = _cluster(scheduler)
-        target = None if output is None else _Target(output)
         printer = VerdictPrinter(
             (lambda text: typer.echo(text, nl=False)) if target is None else target.write,
             format,
@@ -184,13 +197,11 @@ def check(
             summary = printer.summary(interrupted=True)
         else:
             summary = printer.close(interrupted=interrupted)
-            if target is not None:
-                target.commit()
-        if interrupted and format != "text":
+        if interrupted and (format != "text" or target is not None):
             typer.echo(f"keilref: {summary}", err=True)
         elif not interrupted and target is not None:
             # The report went to a file: the terminal still says how the check went.
-            typer.echo(summary)
+            typer.echo(summary, file=screen)
         elif not interrupted and format != "text" and sys.stderr.isatty():
             # Standard output holds the document, which the summary must not
             # break; a pipeline reading standard error gets nothing it did not ask for.
@@ -202,42 +213,6 @@ def check(
         raise typer.Exit(EXIT_FAILED if printer.failed and not exit_zero else EXIT_OK)
     finally:
         forget_stdin()  # what keep_stdin kept, however the check ended
-
-
-class _Target:
-    """The ``-o`` file: written beside it under a temporary name, then put in its
-    place, so that it is never half a report (an interrupted check leaves it as it was)."""
-
-    def __init__(self, path: Path) -> None:
-        self._path = os.fspath(path)
-        try:
-            fd, self._tmp = tempfile.mkstemp(
-                prefix=".keilref-", suffix=Path(self._path).suffix, dir=os.path.dirname(self._path) or "."
-            )
-        except OSError as e:
-            fail(f"{shown_name(self._path)}: cannot write: {e.strerror or e}")
-        self._out = os.fdopen(fd, "w", encoding="utf-8")
-        atexit.register(self._discard)
-
-    def write(self, text: str) -> None:
-        self._out.write(text)
-
-    def commit(self) -> None:
-        try:
-            self._out.close()
-            # mkstemp makes the file private; a report is as readable as any file the user writes.
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(self._tmp, 0o666 & ~umask)
-            os.replace(self._tmp, self._path)
-        except OSError as e:
-            self._discard()
-            fail(f"{shown_name(self._path)}: cannot write: {e.strerror or e}")
-
-    def _discard(self) -> None:
-        self._out.close()
-        with contextlib.suppress(OSError):
-            os.unlink(self._tmp)
 
 
 def _cluster(scheduler: str | None) -> types.ModuleType | None:

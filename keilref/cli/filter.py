@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from keilref.records.sources import PathError, expand_paths
-from keilref.escaping import shown_name
 from keilref.referee.verdict import Status
 
 if TYPE_CHECKING:
     pass
 
 from keilref.cli.settings import load_settings
+from keilref.cli.output_file import OutputFileOption, output_to
 from keilref.cli.app import (
     EXIT_FAILED,
     EXIT_OK,
@@ -65,9 +63,7 @@ def filter_games(
     unique: Annotated[
         bool, typer.Option("--unique", help="Leave out games with the rules, size and turns of an earlier one.")
     ] = False,
-    output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="Write the games to this file, not stdout.")
-    ] = None,
+    output: OutputFileOption = None,
     jobs: JobsOption = None,
     encoding: EncodingOption = None,
     exclude: ExcludeOption = None,
@@ -114,13 +110,11 @@ def filter_games(
     def note(text: str) -> None:
         typer.echo(f"keilref: {text}", err=True)
 
-    try:
-        out = open(output, "wb") if output is not None else contextlib.nullcontext(sys.stdout.buffer)
-    except OSError as e:
-        fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
-    with out as stream:
+    # Written to a file whole at the end, the games may come from that very file.
+    with output_to(output) as target:
+        stream = sys.stdout.buffer
         summary = run_filter(
-            sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note, runner_safe=output is None
+            sources, criteria, repeats=repeats, jobs=_workers(jobs), out=stream, note=note, runner_safe=target is None
         )
         stream.flush()  # the games before the summary, on a terminal too
     for message in (*summary.unreadable, *summary.withheld):

@@ -12,6 +12,7 @@ from keilref.engine.rules import find_rules
 if TYPE_CHECKING:
     pass
 
+from keilref.cli.output_file import OutputFileOption, output_to
 from keilref.cli.app import (
     _check_rules,
     fail,
@@ -33,6 +34,7 @@ def generate(
         float,
         typer.Option("--fill", min=0.0, max=10.0, metavar="X", help="Turns before passing, per board point."),
     ] = 1.3,
+    output: OutputFileOption = None,
 ) -> None:
     """Write seeded random legal games, ended by two passes, as records."""
     from keilref.engine.generate import random_games, to_record
@@ -46,7 +48,8 @@ def generate(
                 find_rules(name).check_size(s)
             except ConfigError as e:
                 fail(str(e))
-    for i, g in enumerate(random_games(seed, games, rules=rule_names, sizes=sizes, fill=fill), 1):
-        if i > 1:
-            typer.echo()
-        typer.echo(write_record(to_record(g, event=f"keilref generate --seed {seed}, game {i}")), nl=False)
+    with output_to(output):
+        for i, g in enumerate(random_games(seed, games, rules=rule_names, sizes=sizes, fill=fill), 1):
+            if i > 1:
+                typer.echo()
+            typer.echo(write_record(to_record(g, event=f"keilref generate --seed {seed}, game {i}")), nl=False)

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -23,6 +23,7 @@ from keilref.referee.lines import Node, find_line, replay_node, tree, variation_
 from keilref.referee.replay import Replay, replay
 
 from keilref.cli.settings import load_settings
+from keilref.cli.output_file import OutputFileOption, output_path, output_to
 from keilref.cli.app import (
     EncodingOption,
     EXIT_FAILED,
@@ -90,24 +91,17 @@ PictureFormatOption = Annotated[
     str,
     typer.Option("--format", "-f", metavar="FORMAT", help="text, svg, or png (png needs: pip install 'keilref[png]')."),
 ]
-OutputOption = Annotated[
-    Optional[Path],
-    typer.Option("--output", "-o", metavar="FILE", help="Write the picture to this file (default: stdout)."),
-]
-
-
 def _check_picture_format(format: str, output: Path | None) -> str:
-    """The chosen picture format, checked against ``--output`` and the terminal."""
+    """The chosen picture format, checked against the terminal it would be written to."""
     format = _choose(format, PICTURE_FORMATS, "--format")
-    if output is not None and format == "text":
-        fail("--output is for --format svg or png; the text goes to stdout")
-    if output is None and format == "png" and sys.stdout.isatty():
+    if output_path(output) is None and format == "png" and sys.stdout.isatty():
         fail("a PNG is not for the terminal: give -o FILE, or redirect the output")
     return format
 
 
-def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, notes: Sequence[str] = ()) -> NoReturn:
-    """Write the position as SVG or PNG, then exit as the text form would."""
+def _picture(rep: Replay, format: str, *, territory: bool, notes: Sequence[str] = ()) -> NoReturn:
+    """Write the position as SVG or PNG to standard output (or ``-o``'s file),
+    then exit as the text form would."""
     from keilref.formats import svg
 
     text = svg.board(rep.game, territory=territory, illegal=rep.illegal, notes=notes)
@@ -117,15 +111,9 @@ def _picture(rep: Replay, format: str, output: Path | None, *, territory: bool, 
             data = svg.to_png(text)
         except svg.PngUnavailable as e:
             fail(str(e))
-    if output is None:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-    else:
-        try:
-            output.write_bytes(data)
-        except OSError as e:
-            fail(f"{shown_name(str(output))}: cannot write: {e.strerror or e}")
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
     _exit_for(rep)
 
 
@@ -254,49 +242,50 @@ def show(
     territory: Annotated[bool, typer.Option("--territory", help="Mark owned empty points x / o.")] = False,
     rules: RulesOption = None,
     format: PictureFormatOption = "text",
-    output: OutputOption = None,
+    output: OutputFileOption = None,
     encoding: EncodingOption = None,
 ) -> None:
     """Draw the position after a turn (by default, the end) of the game or of one of its variations."""
-    format = _check_picture_format(format, output)
-    place = _line_place(line)
-    record = _load(file, game, encoding)
-    if place is None:
-        seen = _main_line(file, record, game, turn, rules)
-    else:
-        seen = _variation(file, record, game, place, turn, rules)
-    rep = seen.rep
-    if format != "text":
-        _picture(rep, format, output, territory=territory, notes=seen.notes())
-    typer.echo(
-        report.position_header(file, game, rep.setup, rep.game.turn, seen.turns, line=place, shown=seen.shown)
-    )
-    g = rep.game
-    typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
-    moves = g.moves
-    if moves:
-        mover = Color.BLACK if len(moves) % 2 == 1 else Color.WHITE
-        typer.echo(f"last turn: {len(moves)} {moves[-1]} ({_color(mover)})")
-    else:
-        typer.echo("last turn: none")
-    if g.captures:
-        p = g.prisoners
-        typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
-    if g.rules.button is ButtonRule.ABSENT:
-        pass  # the game has no button at all (Dehil)
-    elif not g.button_in_play:
-        typer.echo("button: not in play")
-    else:
-        typer.echo(f"button: {'taken by ' + _color(g.button_holder) if g.button_holder else 'not taken'}")
-    if g.is_over:
-        # Said as the board captions and the game's repr say it: over for good, or stopped.
-        typer.echo(wording.play_state(g))
-    else:
-        typer.echo(f"to move: {_color(g.to_move)}")
-    clocks = seen.clock_line()
-    if clocks is not None:
-        typer.echo(clocks)
-    _exit_for(rep)
+    with output_to(output):
+        format = _check_picture_format(format, output)
+        place = _line_place(line)
+        record = _load(file, game, encoding)
+        if place is None:
+            seen = _main_line(file, record, game, turn, rules)
+        else:
+            seen = _variation(file, record, game, place, turn, rules)
+        rep = seen.rep
+        if format != "text":
+            _picture(rep, format, territory=territory, notes=seen.notes())
+        typer.echo(
+            report.position_header(file, game, rep.setup, rep.game.turn, seen.turns, line=place, shown=seen.shown)
+        )
+        g = rep.game
+        typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
+        moves = g.moves
+        if moves:
+            mover = Color.BLACK if len(moves) % 2 == 1 else Color.WHITE
+            typer.echo(f"last turn: {len(moves)} {moves[-1]} ({_color(mover)})")
+        else:
+            typer.echo("last turn: none")
+        if g.captures:
+            p = g.prisoners
+            typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
+        if g.rules.button is ButtonRule.ABSENT:
+            pass  # the game has no button at all (Dehil)
+        elif not g.button_in_play:
+            typer.echo("button: not in play")
+        else:
+            typer.echo(f"button: {'taken by ' + _color(g.button_holder) if g.button_holder else 'not taken'}")
+        if g.is_over:
+            # Said as the board captions and the game's repr say it: over for good, or stopped.
+            typer.echo(wording.play_state(g))
+        else:
+            typer.echo(f"to move: {_color(g.to_move)}")
+        clocks = seen.clock_line()
+        if clocks is not None:
+            typer.echo(clocks)
+        _exit_for(rep)
 
 
 def _exit_for(rep: Replay) -> NoReturn:
@@ -312,29 +301,30 @@ def score(
     unicode: UnicodeOption = False,
     rules: RulesOption = None,
     format: PictureFormatOption = "text",
-    output: OutputOption = None,
+    output: OutputFileOption = None,
     encoding: EncodingOption = None,
 ) -> None:
     """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
-    format = _check_picture_format(format, output)
-    rep = _position(file, game, turn, rules, header=format == "text", encoding=encoding)
-    if format != "text":
-        counted = rep.game.score()
-        what = "result" if rep.game.is_over else "count so far"
-        notes = [f"Black {format_number(counted.black)}, White {format_number(counted.white)}: {what} {counted.result}"]
-        _picture(rep, format, output, territory=True, notes=notes)
-    g = rep.game
-    typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
-    if not g.is_over:
-        typer.echo("the game has not ended: this counts the current position")
-    counted = g.score()
-    typer.echo(
-        report.score_table(counted, half_point_in_play=g.button_in_play or counted.half_point is not None),
-        nl=False,
-    )
-    for line in g.explain_score():
-        typer.echo(line)
-    _exit_for(rep)
+    with output_to(output):
+        format = _check_picture_format(format, output)
+        rep = _position(file, game, turn, rules, header=format == "text", encoding=encoding)
+        if format != "text":
+            counted = rep.game.score()
+            what = "result" if rep.game.is_over else "count so far"
+            notes = [f"Black {format_number(counted.black)}, White {format_number(counted.white)}: {what} {counted.result}"]
+            _picture(rep, format, territory=True, notes=notes)
+        g = rep.game
+        typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
+        if not g.is_over:
+            typer.echo("the game has not ended: this counts the current position")
+        counted = g.score()
+        typer.echo(
+            report.score_table(counted, half_point_in_play=g.button_in_play or counted.half_point is not None),
+            nl=False,
+        )
+        for line in g.explain_score():
+            typer.echo(line)
+        _exit_for(rep)
 
 
 @app.command()
@@ -343,14 +333,16 @@ def legal(
     game: GameOption = 1,
     turn: TurnOption = None,
     rules: RulesOption = None,
+    output: OutputFileOption = None,
     encoding: EncodingOption = None,
 ) -> None:
     """List the legal turns in the position after a turn (by default, the end)."""
-    rep = _position(file, game, turn, rules, encoding=encoding)
-    g = rep.game
-    if rep.ended:
-        typer.echo("the game is over: no turn is legal")
-    else:
-        typer.echo(f"{_color(g.to_move)} to move")
-        typer.echo(report.legal_listing(g.legal_moves(), g.piece_prefixes), nl=False)
-    _exit_for(rep)
+    with output_to(output):
+        rep = _position(file, game, turn, rules, encoding=encoding)
+        g = rep.game
+        if rep.ended:
+            typer.echo("the game is over: no turn is legal")
+        else:
+            typer.echo(f"{_color(g.to_move)} to move")
+            typer.echo(report.legal_listing(g.legal_moves(), g.piece_prefixes), nl=False)
+        _exit_for(rep)

@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from keilref.records.sources import PathError, expand_paths
+from keilref.records.sources import PathError, Source, expand_paths
 from keilref.escaping import shown_name
 
 if TYPE_CHECKING:
     pass
 
 from keilref.cli.settings import load_settings
+from keilref.cli.output_file import OutputFileOption, output_to
 from keilref.cli.app import (
     EXIT_FAILED,
     EncodingOption,
@@ -42,6 +43,7 @@ def stats(
     encoding: EncodingOption = None,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
+    output: OutputFileOption = None,
     standings: Annotated[
         bool,
         typer.Option(
@@ -52,7 +54,6 @@ def stats(
 ) -> None:
     """Statistics of an archive: results by rules, size and komi; lengths; fair komi."""
     from keilref.formats import stats_report
-    from keilref.referee.stats import archive_stats
 
     if format not in stats_report.STATS_FORMATS:
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
@@ -66,6 +67,16 @@ def stats(
     except PathError as e:
         fail(str(e))
     sources = project.with_rules(sources, rules)
+    with output_to(output):
+        _stats(sources, rules=rules, jobs=jobs, format=format, plot=plot, standings=standings)
+
+
+def _stats(
+    sources: list[Source], *, rules: str | None, jobs: int | None, format: str, plot: Path | None, standings: bool
+) -> None:
+    from keilref.formats import stats_report
+    from keilref.referee.stats import archive_stats
+
     if standings:
         from keilref.formats import standings_report
         from keilref.referee.batches import check_sources
