@@ -3,6 +3,7 @@ archives, and output that checks with the same verdicts as its sources."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections import Counter
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cli_support import ROOT, run
 from keilref.referee import filter as filtering
@@ -315,3 +318,40 @@ def test_help_names_values_as_a_user_writes_them() -> None:
     assert jobs.exit_code == 2
     assert "0 is not a number of processes: give 1 to 1,024" in jobs.stderr
     assert "Input should be" not in jobs.stderr
+
+
+class _Unseekable(io.RawIOBase):
+    """A stream read only forward, in short reads, as a decoding one is."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data, self._at = data, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(len(buffer), 7, len(self._data) - self._at)
+        buffer[:n] = self._data[self._at : self._at + n]
+        self._at += n
+        return n
+
+
+@given(st.binary(max_size=200), st.data())
+def test_a_game_is_read_back_alike_from_a_stream_that_cannot_seek(data: bytes, draw: st.DataObject) -> None:
+    start = draw.draw(st.integers(0, len(data)))
+    length = draw.draw(st.integers(0, len(data) - start))
+    seekable = io.BytesIO(data)
+    forward = io.BufferedReader(_Unseekable(data))
+    head = seekable.read(3)
+    assert forward.read(3) == head
+    assert filtering._read_at(forward, head, start, length) == filtering._read_at(seekable, head, start, length)
+    assert filtering._read_at(io.BytesIO(data), b"", start, length) == data[start : start + length]
+
+
+def test_duplicates_are_found_in_a_file_read_through_another_encoding(tmp_path: Path) -> None:
+    game = (ROOT / "records/games/size5-keil-corner-ko.keil").read_text(encoding="utf-8").replace("Lugo", "Logro\u00f1o")
+    (tmp_path / "old.keil").write_bytes((game + "\n" + game).encode("cp1252"))
+    result = run("filter", "--duplicates", "--encoding", "cp1252", str(tmp_path / "old.keil"))
+    assert result.exit_code == EXIT_OK
+    assert result.stdout.count("Logro\u00f1o") == 1
+    assert result.stderr.endswith("keilref: 1 of 2 games written; 1 duplicate\n")

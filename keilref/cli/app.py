@@ -203,6 +203,25 @@ ExtendExcludeOption = Annotated[
 ]
 
 
+StdinFilenameOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--stdin-filename",
+        metavar="PATH",
+        help="The file standard input holds (an editor's buffer, a pre-commit stage): "
+        "standard input is reported under its name and given its project settings.",
+    ),
+]
+
+
+def stdin_named(paths: Sequence[str] | None, stdin_filename: str | None) -> None:
+    """A usage error when ``--stdin-filename`` names standard input that is not read."""
+    if stdin_filename is not None and paths and "-" not in paths:
+        fail("--stdin-filename names standard input, which is read only when - is a PATH")
+    if stdin_filename is not None and not stdin_filename.strip():
+        fail("--stdin-filename needs a file's name")
+
+
 def _jobs_value(value: int | None) -> int | None:
     # Click's own range check words it as "Input should be greater than or equal to 1".
     if value is not None and not 1 <= value <= MAX_JOBS:

@@ -28,12 +28,14 @@ from keilref.cli.app import (
     ExtendExcludeOption,
     JobsOption,
     RulesOption,
+    StdinFilenameOption,
     _check_rules,
     _choose,
     _workers,
     fail,
     progress_bar,
     say_note,
+    stdin_named,
     app,
 )
 
@@ -73,6 +75,7 @@ def check(
     encoding: EncodingOption = None,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
+    stdin_filename: StdinFilenameOption = None,
     output: OutputFileOption = None,
     scheduler: Annotated[
         Optional[str],
@@ -102,6 +105,7 @@ def check(
     patterns = project.search_patterns(exclude, extend_exclude)
     chosen = FORMATS[format]
     rules = _check_rules(rules)
+    stdin_named(paths, stdin_filename)
     if not paths:
         if sys.stdin.isatty():
             fail("no PATH given: name files or directories, or pipe records to standard input")
@@ -119,6 +123,7 @@ def check(
         on_note=say_note,
         encoding=encoding,
         exclude=patterns,
+        stdin_filename=stdin_filename,
     )
     sources = project.with_rules(sources, rules)
     screen = sys.stdout  # the terminal, while -o takes standard output
@@ -155,7 +160,7 @@ def _check(
         raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
     if not sources:
         raise Failed(EXIT_USAGE)  # each path's error is said
-    if chosen.rereads and any(s.name == STDIN for s in sources):
+    if chosen.rereads and any(s.is_stdin for s in sources):
         keep_stdin()
     try:
         workers = _workers(jobs)
@@ -168,6 +173,7 @@ def _check(
             summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
             warn=lambda message: typer.echo(f"keilref: {message}", err=True),
             rules=rules,
+            sources=sources,
         )
         interrupted = False
         try:

@@ -22,11 +22,13 @@ from keilref.cli.app import (
     ExcludeOption,
     ExtendExcludeOption,
     JobsOption,
+    StdinFilenameOption,
     _choose,
     _check_rules,
     _workers,
     fail,
     say_note,
+    stdin_named,
     app,
 )
 
@@ -68,6 +70,7 @@ def filter_games(
     encoding: EncodingOption = None,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
+    stdin_filename: StdinFilenameOption = None,
 ) -> None:
     """Write the matching games verbatim, comments and all; say where each duplicate first appeared."""
     from keilref.referee.filter import Criteria, Repeats, run_filter
@@ -76,6 +79,7 @@ def filter_games(
         fail("--duplicates and --unique exclude each other")
     if paths.count("-") > 1:
         fail("standard input can be read only once")
+    stdin_named(paths, stdin_filename)
     known_statuses = [s.value for s in Status]
     status = [_choose(s, known_statuses, "--status") for s in status or []] or None
     for r in rules or []:
@@ -91,7 +95,9 @@ def filter_games(
     jobs = jobs if jobs is not None else project.jobs
     try:
         patterns = project.search_patterns(exclude, extend_exclude)
-        sources = expand_paths(paths, on_note=say_note, encoding=encoding, exclude=patterns)
+        sources = expand_paths(
+            paths, on_note=say_note, encoding=encoding, exclude=patterns, stdin_filename=stdin_filename
+        )
     except PathError as e:
         fail(str(e))
     # --rules here chooses games, it replays nothing: the project's rules always apply.

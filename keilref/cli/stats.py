@@ -22,11 +22,13 @@ from keilref.cli.app import (
     ExtendExcludeOption,
     JobsOption,
     RulesOption,
+    StdinFilenameOption,
     _check_rules,
     _workers,
     fail,
     progress_bar,
     say_note,
+    stdin_named,
     app,
 )
 
@@ -43,6 +45,7 @@ def stats(
     encoding: EncodingOption = None,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
+    stdin_filename: StdinFilenameOption = None,
     output: OutputFileOption = None,
     standings: Annotated[
         bool,
@@ -58,12 +61,15 @@ def stats(
     if format not in stats_report.STATS_FORMATS:
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
+    stdin_named(paths, stdin_filename)
     project = load_settings()
     encoding = encoding if encoding is not None else project.encoding
     jobs = jobs if jobs is not None else project.jobs
     try:
         patterns = project.search_patterns(exclude, extend_exclude)
-        sources = expand_paths(paths, on_note=say_note, encoding=encoding, exclude=patterns)
+        sources = expand_paths(
+            paths, on_note=say_note, encoding=encoding, exclude=patterns, stdin_filename=stdin_filename
+        )
     except PathError as e:
         fail(str(e))
     sources = project.with_rules(sources, rules)

@@ -7,11 +7,12 @@ user reads about a verdict is written once and shared by every format.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
+    from keilref.records.sources import Source
     from keilref.referee.verdict import Verdict
 
 
@@ -33,6 +34,9 @@ class WriterOptions:
     """GitHub's job summary (``$GITHUB_STEP_SUMMARY``)."""
     warn: Callable[[str], object] | None = None
     """Where a writer says what went wrong beside the output (a summary it could not write)."""
+    sources: Mapping[str, Source] = field(default_factory=dict)
+    """The sources checked, by the name their verdicts carry: a writer that
+    reads the games again (the HTML report) reads them as the check did."""
 
 
 @dataclass(frozen=True)

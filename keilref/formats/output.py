@@ -101,6 +101,7 @@ class VerdictPrinter:
         summary_path: str | None = None,
         warn: Callable[[str], object] | None = None,
         rules: str | None = None,
+        sources: Sequence[Source] = (),
     ) -> None:
         if format not in FORMATS:
             raise ValueError(f"unknown format {format!r}")
@@ -109,7 +110,9 @@ class VerdictPrinter:
         self._strict = strict
         # A format that lists every game (JUnit's test report, the HTML table) keeps them when quiet.
         self._quiet = quiet and not self._format.lists_passing
-        options = WriterOptions(strict=strict, rules=rules, summary_path=summary_path, warn=warn)
+        options = WriterOptions(
+            strict=strict, rules=rules, summary_path=summary_path, warn=warn, sources={s.name: s for s in sources}
+        )
         self._document = document_writer(format, write, options)
         self._started = time.perf_counter()
         self.counts: Counter[str] = Counter()

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from keilref.records.sources import STDIN, Source
+from keilref.records.sources import Source
 from keilref.records.compression import compression_of
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
@@ -101,7 +101,7 @@ def format_source(
     if write and compression_of(source.name) is not None:
         # Writing the plain text back under a compressed name would ruin the file.
         raise FormatError(f"{shown_name(source.name)}: a compressed file is not rewritten in place (decompress it first)")
-    if write and source.name == STDIN:
+    if write and source.is_stdin:
         raise FormatError("standard input cannot be rewritten in place")
     original, state, kept = _read(source, keep_open=write)
     try:
@@ -159,7 +159,7 @@ def _read(source: Source, *, keep_open: bool = False) -> tuple[bytes, FileState 
     number, which the last check before a rename relies on. Windows does not
     rename over a file that is open, so there the file is closed at once.
     """
-    ours = source.name != STDIN  # standard input is not ours to close
+    ours = not source.is_stdin  # standard input is not ours to close
     keep_open = keep_open and ours and os.name != "nt"
     try:
         stream = source.open()

@@ -92,6 +92,20 @@ class Source:
     rules: str | None = field(default=None, kw_only=True)
     """The rule set its games are replayed under when no ``--rules`` is given
     (a project's per-path setting); ``None``: each game's own ``Rules`` tag."""
+    read_from: str | None = field(default=None, kw_only=True)
+    """Where its bytes are when not at ``name``: :data:`STDIN` for standard
+    input named by ``--stdin-filename`` (an editor's buffer), so that it is
+    reported, and its settings chosen, under the file's name; or a copy."""
+
+    @property
+    def where(self) -> str:
+        """The path its bytes are read from (:data:`STDIN` for standard input)."""
+        return self.read_from if self.read_from is not None else self.name
+
+    @property
+    def is_stdin(self) -> bool:
+        """Whether it is read from standard input, whatever it is called."""
+        return self.where == STDIN
 
     def open(self) -> BinaryIO:
         """The bytes of the records: decompressed for a compressed file; standard
@@ -99,23 +113,23 @@ class Source:
         The caller closes it, unless it is standard input."""
         if self.unreadable is not None:
             raise OSError(0, self.unreadable, self.name)
-        if self.name == STDIN:
+        if self.is_stdin:
             if _kept_stdin is not None:
                 _kept_stdin.seek(0)
                 stream = _kept_stdin
             else:
                 stream = sys.stdin.buffer
         else:
-            stream = open_record_file(self.name)
+            stream = open_record_file(self.where)
         if self.encoding is None:
             return stream
-        return cast(BinaryIO, Transcoded(stream, self.encoding, close=self.name != STDIN))
+        return cast(BinaryIO, Transcoded(stream, self.encoding, close=not self.is_stdin))
 
     def size(self) -> int | None:
-        if self.unreadable is not None or self.name == STDIN or compression_of(self.name) is not None:
+        if self.unreadable is not None or self.is_stdin or compression_of(self.where) is not None:
             return None  # the size of the text is not known before reading it
         try:
-            return os.path.getsize(self.name)
+            return os.path.getsize(self.where)
         except OSError:
             return None
 
@@ -135,6 +149,7 @@ def expand_paths(
     on_note: Callable[[str], None] | None = None,
     encoding: str | None = None,
     exclude: Sequence[str] = DEFAULT_EXCLUDE,
+    stdin_filename: str | None = None,
 ) -> list[Source]:
     """Files as given, directories searched recursively for ``*.keil``, ``-`` for stdin.
 
@@ -153,11 +168,15 @@ def expand_paths(
     ``exclude`` holds glob patterns a search leaves out: a directory or file
     whose name, or whose path below the directory given, matches one
     (:data:`DEFAULT_EXCLUDE`: hidden directories). A path given by name is
-    read whatever the patterns say, as ruff reads it.
+    read whatever the patterns say, as ruff reads it. ``stdin_filename``
+    is the name standard input is shown under (:attr:`Source.read_from`).
     """
     sources: list[Source] = []
     for given in paths:
         try:
+            if given == STDIN and stdin_filename is not None:
+                sources.append(Source(stdin_filename, read_from=STDIN))
+                continue
             sources.extend(_expand_path(given, suffix, compressed, matches, on_note, tuple(exclude)))
         except PathError as e:
             if on_error is None:
@@ -328,7 +347,7 @@ def read_source(source: Source) -> Iterator[Record | RecordError]:
     except OSError as e:
         yield unreadable_error(source, e)
     finally:
-        if source.name != STDIN:
+        if not source.is_stdin:
             stream.close()
 
 

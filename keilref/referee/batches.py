@@ -91,7 +91,7 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
             yield Batch(source.name, index, (), 0, unreadable_error(source, e))
             continue
         finally:
-            if source.name != STDIN:
+            if not source.is_stdin:
                 stream.close()
         if games:
             yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)

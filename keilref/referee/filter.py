@@ -21,6 +21,7 @@ output, with a note, since changing a byte of it could change its verdict;
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import hashlib
 import io
@@ -30,10 +31,10 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from keilref.referee.batches import Batch, checked_games, map_batches
-from keilref.records.sources import STDIN, Source
+from keilref.records.sources import Source
 from keilref.escaping import runner_command_line, shown_name
 from keilref.errors import ConfigError
 from keilref.records.inputs import MatchBytes, read_piece, split_source
@@ -209,10 +210,11 @@ class _Seen:
     def _identity_at(self, place: Place) -> str | None:
         source = self.sources[place.source]
         try:
-            with source.open() as stream:
+            with source.open() as opened:
+                # Whole reads, not a raw stream's short ones.
+                stream = opened if opened.seekable() else cast(BinaryIO, io.BufferedReader(cast(io.RawIOBase, opened)))
                 head = stream.read(3)
-                stream.seek(place.offset + (3 if head == _BOM else 0))
-                data = stream.read(place.length)
+                data = _read_at(stream, head, place.offset + (3 if head == _BOM else 0), place.length)
         except OSError:
             return None  # not readable again (a pipe, or gone): no duplicate can be confirmed
         for piece in split_source(io.BytesIO(data), source.name):
@@ -223,30 +225,18 @@ class _Seen:
         return None
 
 
-@dataclass(frozen=True)
-class _Spooled(Source):
-    """Standard input saved to a file, so a first occurrence can be read again."""
-
-    path: str = ""
-
-    def open(self) -> BinaryIO:
-        return open(self.path, "rb")
-
-    def size(self) -> int | None:
-        return os.path.getsize(self.path)
-
-
 @contextlib.contextmanager
 def rereadable(sources: Sequence[Source]) -> Iterator[list[Source]]:
     """The sources, with standard input (if any) spooled to a temporary file."""
-    if all(s.name != STDIN for s in sources):
+    if not any(s.is_stdin for s in sources):
         yield list(sources)
         return
     with tempfile.TemporaryDirectory(prefix="keilref-") as tmp:
         path = os.path.join(tmp, "stdin.keil")
         with open(path, "wb") as f:
             shutil.copyfileobj(sys.stdin.buffer, f)
-        yield [_Spooled(STDIN, path) if s.name == STDIN else s for s in sources]
+        # Read from the copy, as it came: still named, decoded and ruled as standard input was.
+        yield [dataclasses.replace(s, read_from=path) if s.is_stdin else s for s in sources]
 
 
 def filter_sources(
@@ -343,6 +333,25 @@ def _filter(
     for data in deferred:
         emit(data)
     return summary
+
+
+def _read_at(stream: BinaryIO, head: bytes, start: int, length: int) -> bytes:
+    """``length`` bytes from ``start`` of ``stream``, of which ``head`` was
+    read already: by seeking when it can, else by reading on past what lies
+    between (a file read through another encoding is decoded from its start)."""
+    if stream.seekable():
+        stream.seek(start)
+        return stream.read(length)
+    at = len(head)
+    if start < at:
+        taken = head[start : start + length]
+        return taken + stream.read(length - len(taken)) if len(taken) < length else taken
+    while at < start:
+        chunk = stream.read(min(start - at, 1 << 20))
+        if not chunk:
+            return b""  # shorter than when it was read: no game to compare
+        at += len(chunk)
+    return stream.read(length)
 
 
 def _unclosed_comment(v: Verdict) -> bool:
