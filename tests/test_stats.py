@@ -10,6 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cli_support import ROOT, run
 from keilref.records.sources import expand_paths
@@ -23,6 +25,7 @@ from keilref.referee.stats import (
     GroupStats,
     Histogram,
     Proportion,
+    Quartiles,
     archive_stats,
     median_interval_ranks,
 )
@@ -106,9 +109,10 @@ def test_every_statistic_of_a_hand_made_archive(hand_made: Path) -> None:
     assert dict(g.statuses) == {"ok": 6}
     assert (g.black.count, g.black.total, g.white.count) == (5, 6, 1)
     assert g.mean_margin == pytest.approx((17.5 + 17.5 - 0.5 + 4.5 + 7.5 + 7.5) / 6)
-    # Turns 21 21 21 21 31 31: the third quartile interpolates, 21 + 0.75 * 10.
+    # Turns 21 21 21 21 31 31: each quartile is a game's own length, the
+    # third the 5th of the 6 (the first at or past three quarters of them).
     assert g.length is not None
-    assert (g.length.q1, g.length.median, g.length.q3) == (21, 21, 28.5)
+    assert (g.length.q1, g.length.median, g.length.q3) == (21, 21, 31)
     assert g.lengths == ((21, 4), (31, 2))
     # The button: White in A, A, B and C (won only B), Black in D, D (won both).
     assert (g.button_holder_won.count, g.button_holder_won.total) == (3, 6)
@@ -182,6 +186,28 @@ def test_inclusive_quantiles_from_a_histogram() -> None:
     assert h.quartiles() is not None
     assert (h.quantile(0.25), h.quantile(0.5), h.quantile(0.75)) == (1.75, 2.5, 3.25)
     assert h.order_statistic(4) == 4 and h.above(2) == 2 and h.below(2) == 1
+
+
+def test_length_quartiles_are_whole_and_lengths_games_had() -> None:
+    h = Histogram()
+    for v in (10, 11, 12, 13):
+        h.add(v)
+    assert h.rank_quartiles() == Quartiles(10, 11, 12)  # an even count's median is the lower middle one
+    assert Histogram().rank_quartiles() is None
+
+
+@given(st.lists(st.integers(0, 400), min_size=1, max_size=60))
+def test_length_quartiles_against_the_definition(values: list[int]) -> None:
+    """The smallest value with at least a quarter (a half, three quarters) of
+    the values at or below it, found by counting."""
+    h = Histogram()
+    for v in values:
+        h.add(v)
+    got = h.rank_quartiles()
+    assert got is not None
+    for share, q in ((1, got.q1), (2, got.median), (3, got.q3)):
+        reaching = [v for v in sorted(set(values)) if 4 * sum(x <= v for x in values) >= share * len(values)]
+        assert q == reaching[0] and isinstance(q, int)
 
 
 # --- fair komi -------------------------------------------------------------
@@ -280,7 +306,7 @@ def test_stats_text_table(hand_made: Path) -> None:
     assert row[:5] == ["keil", "3", "1", "6", "6"]
     assert row[5:8] == ["5", "83.3%", "[43.6-97.0]"]
     assert row[8:11] == ["1", "16.7%", "[3.0-56.4]"]
-    assert row[11:16] == ["0", "+9.0", "21", "21", "28.5"]
+    assert row[11:16] == ["0", "+9.0", "21", "21", "31"]
     assert row[16:19] == ["3", "50.0%", "[18.8-81.2]"]
     assert row[19:] == ["0", "0.0%"]
 
@@ -292,7 +318,7 @@ def test_stats_json_is_the_library_statistics(hand_made: Path) -> None:
     assert data == json.loads(json.dumps(_stats(hand_made).to_json()))
     (g,) = data["groups"]
     assert g["black_wins"]["count"] == 5 and g["black_wins"]["of"] == 6
-    assert g["length"] == {"q1": 21, "median": 21, "q3": 28.5}
+    assert g["length"] == {"q1": 21, "median": 21, "q3": 31}
 
 
 def test_stats_is_the_same_in_parallel(tmp_path: Path) -> None:

@@ -143,6 +143,18 @@ class Histogram:
             return None
         return Quartiles(self.quantile(0.25), self.quantile(0.5), self.quantile(0.75))
 
+    def rank_quartiles(self) -> Quartiles | None:
+        """Quartiles that are values themselves: for each of 1/4, 1/2 and 3/4,
+        the smallest value at or below which at least that share of the
+        values lie (the inverted distribution function; Hyndman and Fan's
+        type 1). A game's length is a whole number of turns, and so is each
+        of these; an even count's median is the lower of the middle two."""
+        n = self.n
+        if not n:
+            return None
+        q1, median, q3 = (self.order_statistic(max(1, -(-n * k // 4))) for k in (1, 2, 3))
+        return Quartiles(q1, median, q3)
+
     def above(self, x: float) -> int:
         return sum(c for v, c in self.counts.items() if v > x)
 
@@ -505,7 +517,7 @@ def _group(key: GroupKey, t: _Tally) -> GroupStats:
         draws=t.outcomes[Outcome.DRAW],
         scored=t.scored,
         mean_margin=t.margin_sum / t.scored if t.scored else None,
-        length=t.lengths.quartiles(),
+        length=t.lengths.rank_quartiles(),
         lengths=tuple((int(v), c) for v, c in sorted(t.lengths.counts.items())),
         button_holder_won=Proportion(t.button_won, t.button_games),
         rule_sensitive=Proportion(t.rule_sensitive, t.scored),
