@@ -20,7 +20,8 @@ import keilref
 from cli_support import ROOT, run
 from keilref.referee.batches import check_sources
 from keilref.records.sources import expand_paths
-from keilref.formats.findings import RULES
+from keilref import wording
+from keilref.formats.findings import RULES, RULES_PAGE, rule_anchor, rules_markdown
 from keilref.formats.gitlab import SEVERITIES
 
 SCHEMA = json.loads((Path(__file__).parent / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
@@ -317,3 +318,36 @@ def test_every_sarif_rule_explains_itself(at_the_root: None) -> None:
     assert helps["illegal/superko"].startswith("The position repeats one left by an earlier turn of the same player.")
     assert helps["illegal/occupied"].startswith("The point already holds a stone.")
     assert "--strict" in helps["warning"] and "keilref score" in helps["mismatch"]
+
+
+def test_the_rules_page_is_made_from_the_wording() -> None:
+    page = (ROOT / "docs" / RULES_PAGE).read_text(encoding="utf-8")
+    assert page == rules_markdown(), (
+        "docs/checks.md is out of date: python -c \"from keilref.formats.findings import rules_markdown; "
+        "print(rules_markdown(), end='')\" > docs/checks.md"
+    )
+    for r in RULES:
+        assert f'<a id="{rule_anchor(r.id)}"></a>\n\n## `{r.id}`\n\n{wording.rule_help(r.id)}\n' in page
+
+
+def test_sarif_rules_link_their_section_of_the_published_docs(
+    monkeypatch: pytest.MonkeyPatch, at_the_root: None
+) -> None:
+    from keilref.formats import sarif
+
+    declared = {"Project-URL": ["Homepage, https://example.org/keilref", "Documentation, https://example.org/keilref/docs/"]}
+
+    class _Metadata:
+        def get_all(self, name: str) -> list[str] | None:
+            return declared.get(name)
+
+    monkeypatch.setattr(sarif.importlib.metadata, "metadata", lambda name: _Metadata())
+    _, doc = _sarif("records/faults/illegal-superko.keil")
+    rules = doc["runs"][0]["tool"]["driver"]["rules"]
+    assert [r["helpUri"] for r in rules] == [f"https://example.org/keilref/docs/checks.md#{rule_anchor(r.id)}" for r in RULES]
+    assert rule_anchor("illegal/superko") == "illegal-superko"
+    # No Documentation URL declared (so none guessed): the help text alone; helpUri must be absolute.
+    declared["Project-URL"] = ["Homepage, https://example.org/keilref"]
+    _, doc = _sarif("records/faults/illegal-superko.keil")
+    assert all("helpUri" not in r for r in doc["runs"][0]["tool"]["driver"]["rules"])
+    assert sarif.documentation_url() is None

@@ -47,6 +47,30 @@ RULES: tuple[Rule, ...] = (
 
 RULE_INDEX = {r.id: i for i, r in enumerate(RULES)}
 
+RULES_PAGE = "checks.md"
+"""The page of the documentation that explains every rule (``docs/checks.md``)."""
+
+
+def rule_anchor(rule: str) -> str:
+    """The rule's anchor on :data:`RULES_PAGE` (``illegal-superko``)."""
+    return rule.replace("/", "-")
+
+
+def rules_markdown() -> str:
+    """:data:`RULES_PAGE`, made from the rules and their wording, so that the
+    page and the reports (SARIF's rule help) say the same."""
+    out = [
+        "# What keilref reports, rule by rule",
+        "",
+        "Each finding in a report names one of these rules: SARIF's `ruleId`, GitLab's",
+        "`check_name`, Checkstyle's `source`. A code-scanning panel links each rule",
+        "here. This page is made from keilref's own wording (`keilref/wording.py`);",
+        "a test keeps the two the same.",
+    ]
+    for r in RULES:
+        out += ["", f'<a id="{rule_anchor(r.id)}"></a>', "", f"## `{r.id}`", "", wording.rule_help(r.id)]
+    return "\n".join(out) + "\n"
+
 
 @dataclass(frozen=True)
 class Finding:

@@ -11,6 +11,7 @@ given).
 from __future__ import annotations
 
 import json
+import importlib.metadata
 import os
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -18,7 +19,7 @@ from urllib.parse import quote
 
 import keilref
 from keilref import wording
-from keilref.formats.findings import RULE_INDEX, RULES, Finding, Level, findings
+from keilref.formats.findings import RULE_INDEX, RULES, RULES_PAGE, Finding, Level, findings, rule_anchor
 from keilref.formats import WriterOptions
 from keilref.referee.verdict import Verdict
 
@@ -41,7 +42,24 @@ _DEFAULT_LEVEL = {"unfinished": "note", "warning": "warning"}
 """What a rule is worth without ``--strict``, which makes each result an error."""
 
 
+def documentation_url() -> str | None:
+    """Where keilref's documentation is published: the ``Documentation`` URL
+    of the installed package (``[project.urls]``), or ``None`` when it
+    declares none. SARIF's ``helpUri`` must be an absolute URI, so without
+    one the rules carry their help text alone."""
+    try:
+        declared: list[str] = importlib.metadata.metadata("keilref").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for entry in declared:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "documentation" and url.strip().startswith(("https://", "http://")):
+            return url.strip().rstrip("/")
+    return None
+
+
 def _tool() -> dict[str, Any]:
+    docs = documentation_url()
     return {
         "driver": {
             "name": "keilref",
@@ -53,6 +71,7 @@ def _tool() -> dict[str, Any]:
                     "name": r.id.replace("/", "-"),
                     "shortDescription": {"text": r.description},
                     "help": {"text": wording.rule_help(r.id), "markdown": wording.rule_help(r.id)},
+                    **({} if docs is None else {"helpUri": f"{docs}/{RULES_PAGE}#{rule_anchor(r.id)}"}),
                     "defaultConfiguration": {"level": _DEFAULT_LEVEL.get(r.id, "error")},
                 }
                 for r in RULES
