@@ -8,6 +8,7 @@ vendored unchanged so the test runs offline.
 from __future__ import annotations
 
 import json
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -351,3 +352,30 @@ def test_sarif_rules_link_their_section_of_the_published_docs(
     _, doc = _sarif("records/faults/illegal-superko.keil")
     assert all("helpUri" not in r for r in doc["runs"][0]["tool"]["driver"]["rules"])
     assert sarif.documentation_url() is None
+
+
+def test_the_gitlab_job_in_the_docs_writes_the_report_it_uploads(tmp_path: Path) -> None:
+    import re
+    import shutil
+    import subprocess
+    import sys
+
+    yaml = pytest.importorskip("yaml")
+    blocks = re.findall(r"```yaml\n(.*?)```", (ROOT / "docs" / "ci.md").read_text(encoding="utf-8"), re.DOTALL)
+    (job,) = [b["keilref"] for b in map(yaml.safe_load, blocks) if isinstance(b, dict) and "script" in b.get("keilref", {})]
+    assert job["artifacts"]["when"] == "always"  # the report is uploaded when games fail, as then it matters
+    (tmp_path / "games").mkdir()
+    for name in ("records/games/size5-keil-corner-ko.keil", "records/faults/illegal-superko.keil"):
+        shutil.copy(ROOT / name, tmp_path / "games")
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
+    codes = []
+    for line in job["script"]:
+        if line.startswith("pip install"):
+            assert line == "pip install keilref"  # installed here already
+            continue
+        codes.append(subprocess.run(["bash", "-e", "-c", line], cwd=tmp_path, env=env, timeout=300).returncode)
+    assert codes == [1]  # a failing game fails the job
+    report = json.loads((tmp_path / job["artifacts"]["reports"]["codequality"]).read_text(encoding="utf-8"))
+    assert [(i["check_name"], i["location"]["path"], i["severity"]) for i in report] == [
+        ("keilref/illegal/superko", "games/illegal-superko.keil", "major")
+    ]

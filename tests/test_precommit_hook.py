@@ -116,6 +116,33 @@ def test_the_hooks_under_real_pre_commit(scratch: Path, tmp_path: Path) -> None:
     assert re.search(r"keilref check\.+Failed", out), out
     assert "illegal.keil" in out and "occupied" in out
 
+    # The configuration docs/ci.md shows, pointed at this checkout: its fmt hook fixes.
+    yaml = pytest.importorskip("yaml")
+    (shown,) = [
+        c for c in map(yaml.safe_load, re.findall(r"```yaml\n(.*?)```", (ROOT / "docs" / "ci.md").read_text(encoding="utf-8"), re.DOTALL))
+        if isinstance(c, dict) and "repos" in c
+    ]
+    assert [h["id"] for h in shown["repos"][0]["hooks"]] == ["keilref-check", "keilref-fmt"]
+    shown["repos"][0].update(repo=source.as_posix(), rev=rev)
+    (scratch / ".pre-commit-config.yaml").write_text(yaml.safe_dump(shown), encoding="utf-8")
+    git(scratch, "rm", "-q", "--cached", "illegal.keil")
+    (scratch / "illegal.keil").unlink()
+    stage(scratch, "another.keil", MESSY.encode())
+
+    def run_hooks() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([pre_commit, "run", "--files", "another.keil"], cwd=scratch, env=env,
+                              capture_output=True, text=True, timeout=900)
+
+    fixed = run_hooks()
+    out = fixed.stdout + fixed.stderr
+    assert fixed.returncode == 1, out  # the commit stops, so that the fixed file can be looked at and added
+    assert re.search(r"keilref check\.+Passed", out) and re.search(r"keilref fmt\.+Failed", out), out
+    assert "files were modified by this hook" in out
+    assert (scratch / "another.keil").read_text(encoding="utf-8") == CANONICAL
+    git(scratch, "add", "another.keil")
+    again = run_hooks()
+    assert again.returncode == 0, again.stdout + again.stderr
+
 
 def test_each_hook_entry_as_pre_commit_calls_it(scratch: Path) -> None:
     yaml = pytest.importorskip("yaml")
