@@ -44,11 +44,11 @@ class TimeControl:
 NO_CONTROL = "-"
 """``TimeControl "-"``: a game without a time control."""
 
-Warning = tuple[str, tuple[int, int]]
+ClockWarning = tuple[str, tuple[int, int]]
 """A warning's message and where it points (line, column)."""
 
 
-def time_control(record: Record) -> tuple[TimeControl | str | None, list[Warning]]:
+def time_control(record: Record) -> tuple[TimeControl | str | None, list[ClockWarning]]:
     """The game's time control: a :class:`TimeControl`, :data:`NO_CONTROL`, or
     ``None`` when unknown (no tag, ``"?"``, or a value that does not read,
     which is a warning at the tag)."""
@@ -134,7 +134,7 @@ def time_used(record: Record) -> TimeUsed | None:
     return TimeUsed(used(Color.BLACK), used(Color.WHITE))
 
 
-def clock_warnings(record: Record, declared: str | None, to_move: Color | None) -> list[Warning]:
+def clock_warnings(record: Record, declared: str | None, to_move: Color | None) -> list[ClockWarning]:
     """Every clock check of the record's main line and its variations, and
     whether a loss on time shows on the loser's clock.
 
@@ -166,7 +166,7 @@ def _any_clock(turns: Iterable[Turn]) -> bool:
     return False
 
 
-def _variations(turn: Turn, before: list[Turn], control: TimeControl | str | None, out: list[Warning]) -> None:
+def _variations(turn: Turn, before: list[Turn], control: TimeControl | str | None, out: list[ClockWarning]) -> None:
     for variation in turn.variations:
         line = [*before, *variation.turns]
         # The line's own clocks are checked from the clocks of the main line before it.
@@ -182,7 +182,7 @@ def _check_line(
     start: int,
     control: TimeControl | str | None,
     last: dict[int, tuple[int, Clock]],
-    out: list[Warning] | None,
+    out: list[ClockWarning] | None,
 ) -> None:
     """Check the clocks of ``turns`` (the line's turns from index ``start``),
     given each player's last clock before them in ``last`` (updated)."""
@@ -217,7 +217,7 @@ def _check_line(
             last[player] = (number, clock)
 
 
-def _no_fall(main: list[Turn], declared: str, control: TimeControl | str | None) -> list[Warning]:
+def _no_fall(main: list[Turn], declared: str, control: TimeControl | str | None) -> list[ClockWarning]:
     """A loss on time whose loser's last clock is above the increment."""
     try:
         claim = Result.parse(declared)
