@@ -45,6 +45,7 @@ __all__ = [
     "play_state",
     "results",
     "source_label",
+    "steps_stop",
     "turn_name",
     "unfinished_message",
     "verdict_message",
@@ -374,6 +375,11 @@ CROSSTABLE_CAPTION = "crosstable: points scored against each opponent, a game at
 def viewers_stop(cap: int) -> str:
     """Why the failing games past ``cap`` have no viewer."""
     return f"Viewers stop after {cap} failing games; every failing game above still says why and where."
+
+
+def steps_stop(turns: int, cap: int) -> str:
+    """Why a record shown in a notebook has its last position only."""
+    return f"{turns} turns: too many to step through here (at most {cap - 1}); the last position alone is shown."
 
 
 def source_label(place: str) -> str:

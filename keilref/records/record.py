@@ -293,6 +293,14 @@ class Record:
 
         return replay_record(self, turn, rules=rules)
 
+    def _repr_html_(self) -> str:
+        """The tags, the referee's verdict and a board to step through, for a notebook."""
+        # Upward and lazily, as Game._repr_html_ draws with the formats
+        # (named in the layers contract, pyproject.toml).
+        from keilref.formats.notebook import record_html
+
+        return record_html(self)
+
 
 def with_deferred_turns(record: Record, turns: DeferredTurns) -> Record:
     """``record`` (made with no turns) given turns to make when first read."""
