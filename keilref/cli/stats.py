@@ -58,7 +58,7 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     project = load_settings()
-    encoding = encoding if encoding is not None else project.encoding
+    encoding = project.encoding_for(encoding)
     jobs = jobs if jobs is not None else project.jobs
     try:
         patterns = project.search_patterns(exclude, extend_exclude)
