@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 from keilref.cli.settings import load_settings
 from keilref.cli.app import (
+    EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
 
@@ -55,8 +56,12 @@ def fmt(
     ] = False,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
+    encoding: EncodingOption = None,
 ) -> None:
-    """Rewrite records in the canonical layout (to stdout by default)."""
+    """Rewrite records in the canonical layout (to stdout by default).
+
+    A file read with --encoding is written back in that encoding.
+    """
     if in_place and (check or diff):
         fail("--in-place excludes --check and --diff")
     if force and not in_place:
@@ -75,8 +80,11 @@ def fmt(
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
     project = load_settings()
+    patterns = project.search_patterns(exclude, extend_exclude)
     try:
-        sources = expand_paths(paths, matches=False, on_note=say_note, exclude=project.search_patterns(exclude, extend_exclude))
+        sources = expand_paths(
+            paths, matches=False, on_note=say_note, encoding=project.encoding_for(encoding), exclude=patterns
+        )
     except PathError as e:
         fail(str(e))
     for source in sources:
@@ -95,7 +103,8 @@ def fmt(
                 text = outcome.diff()
                 if _held_back(outcome, text, "its diff", "see it with --check, or rewrite it with --in-place"):
                     continue
-                typer.echo(text.encode("utf-8", "surrogateescape"), nl=False)  # bytes: CRLF lines stay CRLF
+                # Bytes in the file's encoding, CRLF lines kept: what patch applies to the file as it is.
+                typer.echo(outcome.diff_data(), nl=False)
         elif check:
             if outcome.changed:
                 typer.echo(f"would reformat {shown_name(source.name)}")
@@ -121,7 +130,7 @@ def _held_back(outcome: formatting.Formatted, text: str, what: str, instead: str
     if runner_command_line(text) is None:
         return False
     # The record's own line, which the user can find; the canonical text's when only it has one.
-    line = runner_command_line(outcome.original.decode("utf-8", "surrogateescape"))
+    line = runner_command_line(outcome.original.decode(outcome.encoding, "surrogateescape"))
     if line is None:
         line = runner_command_line(outcome.text) or 1
     typer.echo(
