@@ -59,3 +59,21 @@ def test_the_position_commands_read_it_too(cp1252: Path, command: str) -> None:
     right = run(command, "--game", "2", "--encoding", "cp1252", str(cp1252))
     assert right.exit_code == 0, right.output
     assert f"{cp1252} game 2: rules keil, size 3, komi 2, after turn 2 of 2" in right.stdout
+
+
+
+@pytest.mark.parametrize("command", ["check", "stats", "filter", "show"])
+def test_encoding_utf8_on_the_command_line_overrides_the_projects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    (tmp_path / "keilref.toml").write_text('encoding = "cp1252"\n', encoding="utf-8")
+    # "Ł" is C5 81 in UTF-8, and 0x81 is no character in cp1252: read in the project's encoding, this fails.
+    (tmp_path / "new.keil").write_bytes(GAME.replace("José", "Łukasz").encode("utf-8"))
+    monkeypatch.chdir(tmp_path)
+    wrong = run(command, "new.keil")
+    right = run(command, "--encoding", "utf-8", "new.keil")
+    if command == "stats":  # it counts a game it cannot read, and exits 0
+        assert "1 game: 1 error" in wrong.stdout and "1 game: 1 ok" in right.stdout
+        return
+    assert wrong.exit_code == 1 and "not cp1252 text at byte 9 (0x81)" in wrong.output
+    assert right.exit_code == 0, right.output

@@ -103,8 +103,23 @@ def test_filter_reads_standard_input_twice_as_it_read_it_once(tmp_path: Path) ->
     assert piped.stderr.endswith("keilref: 1 of 2 games written; 1 duplicate\n")
 
 
-@pytest.mark.parametrize("command", ["check", "stats", "filter"])
+@pytest.mark.parametrize("command", ["check", "stats", "filter", "fmt"])
 def test_a_name_for_standard_input_that_is_not_read_is_a_usage_error(command: str) -> None:
     result = run(command, "--stdin-filename", "x.keil", str(SUPERKO))
     assert result.exit_code == EXIT_USAGE
     assert result.stderr == "keilref: --stdin-filename names standard input, which is read only when - is a PATH\n"
+
+
+def test_fmt_names_the_file_in_its_diff_and_errors(project: Path) -> None:
+    messy = b'[Size "3"]   [Event "x"]\n1.c3 *\n'
+    (project / "2019" / "b.keil").write_bytes(messy)
+    by_name = run("fmt", "--diff", "2019/b.keil")
+    piped = run("fmt", "--diff", "--stdin-filename", "2019/b.keil", "-", input=messy)
+    assert piped.exit_code == by_name.exit_code == EXIT_FAILED
+    assert piped.stdout == by_name.stdout and piped.stdout.startswith("--- 2019/b.keil\t(original)\n")
+    broken = run("fmt", "--stdin-filename", "2019/b.keil", "-", input=b'[Size "3"]\n1. c3 @ *\n')
+    assert broken.exit_code == EXIT_FAILED
+    # The buffer's own line cannot be read again, and the file on disk holds another: no excerpt.
+    assert broken.stderr.splitlines() == [
+        "keilref: 2019/b.keil:2:7: found '@'; expected a move, a comment or a result (file left as it is)"
+    ]

@@ -170,7 +170,8 @@ def _encoding_value(value: str | None) -> str | None:
     if value is None:
         return None
     try:
-        return check_encoding(value)
+        # UTF-8 by its name, not None: given on the command line, it overrides the project's encoding.
+        return check_encoding(value) or "utf-8"
     except ValueError as e:
         raise typer.BadParameter(str(e)) from None
 

@@ -101,7 +101,7 @@ def check(
     format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
     strict = strict if strict is not None else bool(project.strict)
     jobs = jobs if jobs is not None else project.jobs
-    encoding = encoding if encoding is not None else project.encoding
+    encoding = project.encoding_for(encoding)
     patterns = project.search_patterns(exclude, extend_exclude)
     chosen = FORMATS[format]
     rules = _check_rules(rules)

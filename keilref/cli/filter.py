@@ -91,7 +91,7 @@ def filter_games(
             fail(f"--tag {t!r} is not Name=value")
         tags.append((name, value))
     project = load_settings()
-    encoding = encoding if encoding is not None else project.encoding
+    encoding = project.encoding_for(encoding)
     jobs = jobs if jobs is not None else project.jobs
     try:
         patterns = project.search_patterns(exclude, extend_exclude)

@@ -18,14 +18,17 @@ if TYPE_CHECKING:
 
 from keilref.cli.settings import load_settings
 from keilref.cli.app import (
+    EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
+    StdinFilenameOption,
 
     EXIT_FAILED,
     EXIT_OK,
     PathsArgument,
     fail,
     say_note,
+    stdin_named,
     app,
 )
 
@@ -55,8 +58,13 @@ def fmt(
     ] = False,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
+    encoding: EncodingOption = None,
+    stdin_filename: StdinFilenameOption = None,
 ) -> None:
-    """Rewrite records in the canonical layout (to stdout by default)."""
+    """Rewrite records in the canonical layout (to stdout by default).
+
+    A file read with --encoding is written back in that encoding.
+    """
     if in_place and (check or diff):
         fail("--in-place excludes --check and --diff")
     if force and not in_place:
@@ -65,6 +73,7 @@ def fmt(
         fail("--follow-symlinks only applies to --in-place")
     if in_place and "-" in paths:
         fail("standard input cannot be rewritten in place (leave out --in-place to print)")
+    stdin_named(paths, stdin_filename)
     failed = False
     if in_place and not follow_symlinks:
         # Like a file's, a directory's link given by name is followed only on
@@ -75,8 +84,16 @@ def fmt(
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
     project = load_settings()
+    patterns = project.search_patterns(exclude, extend_exclude)
     try:
-        sources = expand_paths(paths, matches=False, on_note=say_note, exclude=project.search_patterns(exclude, extend_exclude))
+        sources = expand_paths(
+            paths,
+            matches=False,
+            on_note=say_note,
+            encoding=project.encoding_for(encoding),
+            exclude=patterns,
+            stdin_filename=stdin_filename,
+        )
     except PathError as e:
         fail(str(e))
     for source in sources:
@@ -84,7 +101,8 @@ def fmt(
             outcome = formatting.format_source(source, write=in_place, force=force, follow_symlinks=follow_symlinks)
         except formatting.FormatError as e:
             typer.echo(f"keilref: {e}", err=True)
-            if e.line is not None and e.column is not None:
+            # Standard input cannot be read again for the line (the file of its name may say something else).
+            if e.line is not None and e.column is not None and not source.is_stdin:
                 for text in excerpt(source.name, e.line, e.column):
                     typer.echo(text, err=True)
             failed = True
@@ -95,7 +113,8 @@ def fmt(
                 text = outcome.diff()
                 if _held_back(outcome, text, "its diff", "see it with --check, or rewrite it with --in-place"):
                     continue
-                typer.echo(text.encode("utf-8", "surrogateescape"), nl=False)  # bytes: CRLF lines stay CRLF
+                # Bytes in the file's encoding, CRLF lines kept: what patch applies to the file as it is.
+                typer.echo(outcome.diff_data(), nl=False)
         elif check:
             if outcome.changed:
                 typer.echo(f"would reformat {shown_name(source.name)}")
@@ -121,7 +140,7 @@ def _held_back(outcome: formatting.Formatted, text: str, what: str, instead: str
     if runner_command_line(text) is None:
         return False
     # The record's own line, which the user can find; the canonical text's when only it has one.
-    line = runner_command_line(outcome.original.decode("utf-8", "surrogateescape"))
+    line = runner_command_line(outcome.original.decode(outcome.encoding, "surrogateescape"))
     if line is None:
         line = runner_command_line(outcome.text) or 1
     typer.echo(

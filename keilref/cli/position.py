@@ -44,10 +44,8 @@ from keilref.cli.app import (
 def _load(file: str, game: int, encoding: str | None = None) -> Record:
     """The ``game``-th record of ``file`` (read in ``encoding``, else the
     project's, else UTF-8), or a one-line error and exit."""
-    if encoding is None:
-        encoding = load_settings().encoding
     try:
-        item = nth_game(file, game, encoding=encoding)
+        item = nth_game(file, game, encoding=load_settings().encoding_for(encoding))
     except (PathError, NoSuchGame) as e:
         fail(str(e))
     if isinstance(item, RecordError):

@@ -70,6 +70,13 @@ class Settings:
             return sources
         return [dataclasses.replace(s, rules=self.rules_for(s.name)[0]) for s in sources]
 
+    def encoding_for(self, given: str | None) -> str | None:
+        """The encoding records are read in: ``--encoding`` (``given``, the codec
+        it names), else the project's ``encoding``; ``None`` for UTF-8, which
+        needs no decoding before the parser's own."""
+        chosen = given if given is not None else self.encoding
+        return None if chosen == "utf-8" else chosen
+
     def rules_for(self, file: str) -> tuple[str | None, str]:
         """The rules a record file is replayed under, and why (``per-path-rules "2019/*"``)."""
         try:

@@ -63,7 +63,7 @@ def stats(
     _check_rules(rules)
     stdin_named(paths, stdin_filename)
     project = load_settings()
-    encoding = encoding if encoding is not None else project.encoding
+    encoding = project.encoding_for(encoding)
     jobs = jobs if jobs is not None else project.jobs
     try:
         patterns = project.search_patterns(exclude, extend_exclude)

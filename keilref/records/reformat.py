@@ -5,18 +5,25 @@ and a byte order mark at its start, so a checkout on Windows is as canonical
 as one elsewhere. A file with any game that does not parse, or that the
 writer could not write back as itself, is never touched: formatting keeps
 only what it understood, and a half-understood file would lose text.
+
+A file read in another encoding (``Source.encoding``: cp1252, latin-1...)
+is written back in that encoding, its diff too: an archive kept in
+Windows-1252 stays so, and a project's ``encoding`` setting stays true of
+its files. Changing a file's encoding is a converter's job, not a formatter's.
 """
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import io
 import os
 import re
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from keilref.records.sources import Source
+from keilref.records.sources import Source, not_text
 from keilref.records.compression import compression_of
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
@@ -50,6 +57,8 @@ class Formatted:
     """The canonical text, with the file's own line endings."""
     notes: tuple[str, ...] = ()
     """What an in-place rewrite did besides rewriting (see :mod:`keilref.records.inplace`)."""
+    encoding: str = field(default="utf-8", kw_only=True)
+    """The file's encoding, which ``original`` and ``data`` are both in."""
 
     @property
     def changed(self) -> bool:
@@ -57,7 +66,7 @@ class Formatted:
 
     @property
     def text(self) -> str:
-        return self.data.decode("utf-8")
+        return self.data.decode(self.encoding)
 
     def diff(self) -> str:
         """A unified diff from the file to its canonical layout ("" if unchanged).
@@ -65,9 +74,21 @@ class Formatted:
         Lines keep their endings, so a CRLF file gives a CRLF diff that
         ``patch`` applies as it is.
         """
+        return "".join(self._diff_lines())
+
+    def diff_data(self) -> bytes:
+        """:meth:`diff` as ``patch`` wants it: the file's lines in the file's
+        encoding, as they are on disk, so that the hunks match them; the two
+        file names in UTF-8, as the file system spells them, so that ``patch``
+        finds the file."""
+        lines = self._diff_lines()
+        return "".join(lines[:2]).encode("utf-8", "surrogateescape") + "".join(lines[2:]).encode(self.encoding)
+
+    def _diff_lines(self) -> list[str]:
+        """The lines of :meth:`diff`: the two file names first, then the hunks."""
         if not self.changed:
-            return ""
-        old = _lines(self.original.decode("utf-8"))
+            return []
+        old = _lines(self.original.decode(self.encoding))
         new = _lines(self.text)
         out = []
         labels = (f"{shown_name(self.name)}\t(original)", f"{shown_name(self.name)}\t(formatted)")
@@ -75,7 +96,7 @@ class Formatted:
             out.append(line)
             if not line.endswith("\n"):
                 out.append("\n\\ No newline at end of file\n")
-        return "".join(out)
+        return out
 
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
@@ -121,19 +142,25 @@ def _format(
     force: bool,
     follow_symlinks: bool,
 ) -> Formatted:
+    # Named as the codecs name it, so that "UTF8" is UTF-8, with its byte order mark and the parser's hint.
+    encoding = codecs.lookup(source.encoding).name if source.encoding is not None else "utf-8"
+    utf8 = _as_utf8(original, encoding, source.name)
     records: list[Record] = []
-    for item in iter_games(io.BytesIO(original), source.name):
+    for item in iter_games(io.BytesIO(utf8), source.name):
         if isinstance(item, RecordError):
             raise FormatError(
                 f"{shown_name(source.name)}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
             )
         records.append(item)
     text = _write(records, source.name)
-    first = original.find(b"\n")
-    if first > 0 and original[first - 1] == ord("\r"):  # the first line says which ending the file uses
+    first = utf8.find(b"\n")
+    if first > 0 and utf8[first - 1] == ord("\r"):  # the first line says which ending the file uses
         text = text.replace("\n", "\r\n")
-    data = (BOM if original.startswith(BOM) else b"") + text.encode("utf-8")
-    formatted = Formatted(source.name, original, data)
+    # A byte order mark is UTF-8's own: in another encoding those bytes are
+    # text (cp1252's "ï»¿"), which the parser has already refused.
+    bom = BOM if encoding == "utf-8" and original.startswith(BOM) else b""
+    data = bom + _encoded(text, encoding, source.name)
+    formatted = Formatted(source.name, original, data, encoding=encoding)
     if write and formatted.changed:
         assert state is not None
         try:
@@ -147,8 +174,37 @@ def _format(
             )
         except ReplaceError as e:
             raise FormatError(str(e)) from None
-        return Formatted(source.name, original, data, replaced.notes)
+        return Formatted(source.name, original, data, replaced.notes, encoding=encoding)
     return formatted
+
+
+def _as_utf8(original: bytes, encoding: str, name: str) -> bytes:
+    """The file's text as UTF-8, which the parser reads: the bytes
+    themselves for a UTF-8 file, whose faults the parser words and places
+    (with the hint to pass ``--encoding``); else decoded from the file's
+    encoding, where a byte that is not text in it stops the file."""
+    if encoding == "utf-8":
+        return original
+    try:
+        return original.decode(encoding).encode("utf-8")
+    except UnicodeDecodeError as e:
+        fault = not_text(encoding, e.start, original[e.start])
+        raise FormatError(f"{shown_name(name)}: {fault} (file left as it is)") from None
+
+
+def _encoded(text: str, encoding: str, name: str) -> bytes:
+    """The canonical text in the file's encoding. All of it came from the
+    file, so every character should have its bytes there; should the writer
+    ever add one that has none, the file is left alone rather than written
+    in an encoding its project does not expect."""
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as e:
+        char = text[e.start]
+        raise FormatError(
+            f"{shown_name(name)}: the canonical text holds {char!r} (U+{ord(char):04X}), which {encoding} "
+            "cannot write (file left as it is)"
+        ) from None
 
 
 def _read(source: Source, *, keep_open: bool = False) -> tuple[bytes, FileState | None, BinaryIO | None]:
@@ -162,7 +218,12 @@ def _read(source: Source, *, keep_open: bool = False) -> tuple[bytes, FileState 
     ours = not source.is_stdin  # standard input is not ours to close
     keep_open = keep_open and ours and os.name != "nt"
     try:
-        stream = source.open()
+        # The file's own bytes, decompressed but not decoded: they are what
+        # "changed" compares and what the rewrite's safety checks stand on.
+        # (A source in UTF-8 already gives them, and may be a kind of Source
+        # that cannot be copied with another encoding.)
+        raw = source if source.encoding is None else dataclasses.replace(source, encoding=None)
+        stream = raw.open()
         try:
             # Taken before reading: a write during the read shows as a change.
             state = FileState.of(os.fstat(stream.fileno())) if ours else None

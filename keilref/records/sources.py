@@ -38,6 +38,7 @@ __all__ = [
     "expand_paths",
     "forget_stdin",
     "keep_stdin",
+    "not_text",
     "nth_game",
     "read_source",
     "stdin_kept",
@@ -203,6 +204,12 @@ def check_encoding(name: str) -> str | None:
     return info.name
 
 
+def not_text(encoding: str, at: int, byte: int) -> str:
+    """How a byte that is not text in ``encoding`` is named: one wording for
+    every command that reads, or rewrites, a file in another encoding."""
+    return f"not {encoding} text at byte {at:,} (0x{byte:02x})"
+
+
 class Transcoded(io.RawIOBase):
     """A stream of text in another encoding, read as UTF-8."""
 
@@ -225,7 +232,7 @@ class Transcoded(io.RawIOBase):
                 text = self._decoder.decode(chunk, final=not chunk)
             except UnicodeDecodeError as e:
                 at = self._read + e.start
-                raise OSError(0, f"not {self._encoding} text at byte {at:,} (0x{chunk[e.start]:02x})") from None
+                raise OSError(0, not_text(self._encoding, at, chunk[e.start])) from None
             self._read += len(chunk)
             self._out = text.encode("utf-8")
             if not chunk:
