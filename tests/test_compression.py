@@ -186,6 +186,23 @@ def test_fmt_never_rewrites_a_compressed_file_in_place(tmp_path: Path) -> None:
     assert packed.read_bytes() == original
 
 
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_fmt_reads_a_compressed_file_to_check_diff_and_print_it(tmp_path: Path, suffix: str) -> None:
+    import bz2
+    import lzma
+
+    messy = b'[Rules   "keil"]\n[Size "2"]\n1. a1 *\n'
+    packed = tmp_path / f"g.keil{suffix}"
+    packed.write_bytes({".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[suffix](messy))
+    plain = tmp_path / "g.keil"
+    plain.write_bytes(messy)
+    for args in (["--check"], ["--diff"], []):
+        got, want = run("fmt", *args, str(packed)), run("fmt", *args, str(plain))
+        assert got.exit_code == want.exit_code, (args, got.stderr)
+        assert got.stdout == want.stdout.replace("g.keil", f"g.keil{suffix}"), args
+    assert run("fmt", "--check", str(packed)).stdout == f"would reformat {packed}\n"
+
+
 # --- compression bombs ----------------------------------------------------------------
 
 PIECE = 16 << 20

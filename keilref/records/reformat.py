@@ -226,7 +226,10 @@ def _read(source: Source, *, keep_open: bool = False) -> tuple[bytes, FileState 
         stream = raw.open()
         try:
             # Taken before reading: a write during the read shows as a change.
-            state = FileState.of(os.fstat(stream.fileno())) if ours else None
+            # A compressed file is never rewritten (format_source refuses it), and
+            # a decompressing stream has no descriptor: its state is not needed.
+            plain = compression_of(source.where) is None
+            state = FileState.of(os.fstat(stream.fileno())) if ours and plain else None
             data = stream.read()
         except BaseException:
             if ours:
