@@ -123,3 +123,19 @@ def test_fmt_names_the_file_in_its_diff_and_errors(project: Path) -> None:
     assert broken.stderr.splitlines() == [
         "keilref: 2019/b.keil:2:7: found '@'; expected a move, a comment or a result (file left as it is)"
     ]
+
+
+def test_the_editor_commands_in_the_docs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    text = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"## Without the language server.*?```sh\n(.*?)```", text, re.DOTALL)
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])}
+    formatted, checked = (
+        subprocess.run(["bash", "-c", line], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        for line in block.splitlines()
+    )
+    game = "records/games/size5-keil-corner-ko.keil"
+    assert formatted.returncode == 0 and formatted.stdout == (ROOT / game).read_text(encoding="utf-8")
+    assert checked.returncode == 0 and json.loads(checked.stdout)["file"] == game
