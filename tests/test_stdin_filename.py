@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,15 +25,11 @@ def run(*args: str, input: bytes | None = None) -> Result:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Iterator[Path]:
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "2019").mkdir()
     (tmp_path / "keilref.toml").write_text('[per-path-rules]\n"2019/*" = "keil-2019"\n', encoding="utf-8")
-    here = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        yield tmp_path
-    finally:
-        os.chdir(here)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 @pytest.mark.parametrize("format", ["text", "jsonl", "github", "sarif", "gitlab", "checkstyle", "junit"])
