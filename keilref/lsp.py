@@ -7,9 +7,10 @@ board after it; formatting is ``keilref fmt``'s; code actions fix the faults
 that have one right answer.
 
 It needs the optional ``pygls`` (``pip install 'keilref[lsp]'``). A document
-is cut into games, and a game is checked again only when its own text
-changed: an archive of thousands of games stays responsive while one of
-them is edited.
+is cut into games, after an edit again only where it changed
+(:func:`keilref.records.cutting.recut`), and a game is checked again only
+when its own text changed: an archive of thousands of games stays
+responsive while one of them is edited.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from pygls.workspace import TextDocument
 
 from keilref.errors import KeilrefError
 from keilref.formats.findings import findings
-from keilref.records.parser import GameBytes, split_games
+from keilref.records.cutting import Cut, cut, recut
+from keilref.records.parser import GameBytes
 from keilref.records.record import Record, Turn
 from keilref.records.reformat import FormatError, format_source
 from keilref.records.sources import STDIN, Source
@@ -75,6 +77,8 @@ class DocumentState:
     games: list[tuple[CheckedGame, int]] = field(default_factory=list)
     cache: dict[tuple[bytes, int], CheckedGame] = field(default_factory=dict)
     """The games last checked, under their bytes and the column they start at."""
+    cut: Cut | None = None
+    """The document as last cut into games: the next check cuts again only what changed since."""
     task: asyncio.Task[None] | None = None
 
 
@@ -119,7 +123,8 @@ class KeilServer(LanguageServer):
         fresh: dict[tuple[bytes, int], CheckedGame] = {}
         checked = 0
         index = 1
-        for piece in split_games(io.BytesIO(data)):
+        state.cut = cut(data) if state.cut is None else recut(state.cut, data)
+        for piece in state.cut.games:
             if not piece.counts:
                 continue
             key = (piece.data, piece.column_offset)

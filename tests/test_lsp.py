@@ -228,6 +228,36 @@ def test_an_edit_checks_again_only_the_game_it_changed() -> None:
     run(body)
 
 
+def test_after_edits_the_diagnostics_are_those_of_the_text_opened_afresh() -> None:
+    text = generated(6)
+    lines = text.split("\n")
+    moves2 = lines.index('[Event "keilref generate --seed 1, game 2"]') + 7
+    event4 = lines.index('[Event "keilref generate --seed 1, game 4"]')
+    edits = [
+        replacing(moves2, 0, 0, "{"),  # a comment never closed: cut at game 3's first tag line
+        replacing(event4, 0, 1, ""),  # game 4's first tag no longer a tag: game 3 runs on over it
+        replacing(0, 0, 0, "\n\n"),  # every game two lines down
+        replacing(moves2 + 2, 0, 1, ""),  # the '{' gone again
+        replacing(event4 + 2, 0, 0, "["),  # and game 4's '['
+    ]
+
+    def seen(diagnostics: list[lsp.Diagnostic]) -> list[tuple[object, ...]]:
+        return [(d.range, d.code, d.message, d.related_information) for d in diagnostics]
+
+    async def body(client: Client) -> None:
+        nonlocal text
+        assert await client.open(URI, text) == []
+        for version, change in enumerate(edits, 2):
+            text = apply(text, [lsp.TextEdit(range=change.range, new_text=change.text)])
+            after = await client.change(URI, version, [change])
+            afresh = await client.open((ROOT / f"afresh{version}.keil").as_uri(), text)
+            assert seen(after) == seen(afresh), version
+            assert bool(after) == (version < 6), version
+        assert client.logs[-2].endswith(" of 6 games")  # the last edit's, before the fresh open's
+
+    run(body)
+
+
 def test_without_pygls_the_command_says_what_to_install() -> None:
     code = "import sys; sys.modules['pygls'] = None; sys.argv = ['keilref', 'lsp']; from keilref.cli import main; main()"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
