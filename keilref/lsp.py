@@ -16,6 +16,7 @@ responsive while one of them is edited.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import re
 from collections.abc import Iterable, Iterator
@@ -27,7 +28,7 @@ from pygls.server import LanguageServer
 from pygls.workspace import TextDocument
 
 from keilref.errors import KeilrefError
-from keilref.formats.findings import findings
+from keilref.formats.findings import Finding, findings
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.parser import GameBytes
 from keilref.records.record import Record, Turn
@@ -67,6 +68,12 @@ class CheckedGame:
     record: Record | None
     last_line: int = 0
     """The game's last line when it was checked (its blank lines after it included)."""
+
+    @functools.cached_property
+    def found(self) -> tuple[Finding, ...]:
+        """The verdict's findings, worded once: most games of an archive have
+        none, and those that have keep them until their text changes."""
+        return findings(self.verdict, strict=True)
 
 
 @dataclass
@@ -144,7 +151,9 @@ class KeilServer(LanguageServer):
         state.cache = fresh
         state.games = games
         self.checked += checked
-        diagnostics = [d for game, shift in games for d in _diagnostics(game, shift, document)]
+        failing = [(game, shift) for game, shift in games if game.found]
+        lines = _Lines.of(document) if failing else _Lines(document.uri, [])
+        diagnostics = [d for game, shift in failing for d in _diagnostics(game, shift, lines)]
         return diagnostics, len(games), checked
 
     def forget(self, uri: str) -> None:
@@ -194,9 +203,21 @@ def _check_piece(piece: GameBytes, name: str, index: int) -> CheckedGame:
 # Positions: keilref counts columns in code points from 1, LSP in UTF-16 units from 0.
 
 
-def _line_text(document: TextDocument, line: int) -> str:
-    lines = document.lines
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+@dataclass(frozen=True)
+class _Lines:
+    """A document's lines, split once for a request: pygls splits the whole
+    document again each time its ``lines`` are asked for."""
+
+    uri: str
+    lines: list[str]
+
+    @classmethod
+    def of(cls, document: TextDocument) -> _Lines:
+        return cls(document.uri, document.lines)
+
+    def at(self, line: int) -> str:
+        """The 1-based ``line`` (empty past the end)."""
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
 
 
 def _utf16(text: str, column: int) -> int:
@@ -215,9 +236,9 @@ def _code_points(text: str, character: int) -> int:
     return len(text) + 1
 
 
-def _token_range(document: TextDocument, line: int, column: int) -> lsp.Range:
+def _token_range(lines: _Lines, line: int, column: int) -> lsp.Range:
     """From ``line:column`` to the end of the token there (a whole tag for ``[``)."""
-    text = _line_text(document, line)
+    text = lines.at(line)
     match = _TOKEN.match(text, max(column - 1, 0))
     end = match.end() + 1 if match is not None and match.end() > column - 1 else column + 1
     start = lsp.Position(line=max(line - 1, 0), character=_utf16(text, column))
@@ -228,14 +249,14 @@ def _token_range(document: TextDocument, line: int, column: int) -> lsp.Range:
 # Diagnostics.
 
 
-def _diagnostics(game: CheckedGame, shift: int, document: TextDocument) -> Iterator[lsp.Diagnostic]:
+def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.Diagnostic]:
     v = game.verdict
-    for finding in findings(v, strict=True):
+    for finding in game.found:
         related = None
         if v.illegal is not None and finding.rule == "illegal/superko" and v.illegal.repeats_turn:
-            related = _repeated_turn(game, shift, document, v.illegal.repeats_turn)
+            related = _repeated_turn(game, shift, lines, v.illegal.repeats_turn)
         yield lsp.Diagnostic(
-            range=_token_range(document, finding.line + shift, finding.column),
+            range=_token_range(lines, finding.line + shift, finding.column),
             message=finding.message,
             severity=_SEVERITY.get(finding.rule, lsp.DiagnosticSeverity.Error),
             code=finding.rule,
@@ -245,12 +266,12 @@ def _diagnostics(game: CheckedGame, shift: int, document: TextDocument) -> Itera
 
 
 def _repeated_turn(
-    game: CheckedGame, shift: int, document: TextDocument, turn: int
+    game: CheckedGame, shift: int, lines: _Lines, turn: int
 ) -> list[lsp.DiagnosticRelatedInformation] | None:
     if game.record is None or not 0 < turn <= len(game.record.turns):
         return None
     repeated = game.record.turns[turn - 1]
-    where = lsp.Location(uri=document.uri, range=_token_range(document, repeated.line + shift, repeated.column))
+    where = lsp.Location(uri=lines.uri, range=_token_range(lines, repeated.line + shift, repeated.column))
     return [lsp.DiagnosticRelatedInformation(location=where, message=f"the position after turn {turn}, repeated")]
 
 
@@ -316,7 +337,7 @@ def _written(turn: Turn) -> str:
 def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     document = ls.workspace.get_text_document(params.text_document.uri)
     line = params.position.line + 1
-    column = _code_points(_line_text(document, line), params.position.character)
+    column = _code_points(_Lines.of(document).at(line), params.position.character)
     found = ls.game_at(document.uri, line)
     if found is None or found[0].record is None:
         return None
@@ -385,58 +406,59 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
         return []
     first, last = params.range.start.line + 1, params.range.end.line + 1
     out: list[lsp.CodeAction] = []
+    lines = _Lines.of(document)
     games = state.games
     for i, (game, shift) in enumerate(games):
         start = game.line + shift
-        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else len(document.lines)
+        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else len(lines.lines)
         if end < first or start > last:
             continue
-        out.extend(_fixes(game, shift, document))
+        out.extend(_fixes(game, shift, lines))
     return out
 
 
-def _fixes(game: CheckedGame, shift: int, document: TextDocument) -> Iterable[lsp.CodeAction]:
+def _fixes(game: CheckedGame, shift: int, lines: _Lines) -> Iterable[lsp.CodeAction]:
     v, record = game.verdict, game.record
     if record is not None:
         for typo in misspelt_tags(record):
             if len(typo.meant) != 1:
                 continue
             line = typo.line + shift
-            text = _line_text(document, line)
+            text = lines.at(line)
             at = text.find(typo.name, max(typo.column - 1, 0))
             if at >= 0:
-                yield _edit(document, f"Rename tag {typo.name} to {typo.meant[0]}", line, at + 1, typo.name, typo.meant[0])
+                yield _edit(lines, f"Rename tag {typo.name} to {typo.meant[0]}", line, at + 1, typo.name, typo.meant[0])
         if any(w.startswith(_MISSING_BUTTON) for w in v.warnings) and record.tags:
             # Where `keilref fmt` would put it: before the Result tag, else after the last tag.
             later = [t.line for t in record.tags if t.name == "Result"]
             at = min(later) - 1 if later else max(t.line for t in record.tags)
             where = lsp.Position(line=at + shift, character=0)
-            yield _action(document, 'Add [Button "yes"]', lsp.Range(start=where, end=where), '[Button "yes"]\n')
+            yield _action(lines, 'Add [Button "yes"]', lsp.Range(start=where, end=where), '[Button "yes"]\n')
     if v.error is not None:
         wrong = _WRONG_NUMBER.search(v.error.message)
         if wrong is not None:
             line = v.error.line + shift
-            text = _line_text(document, line)
+            text = lines.at(line)
             at = text.find(wrong.group(1), max(v.error.column - 1, 0))
             if at >= 0:
                 title = f"Renumber {wrong.group(1)} as {wrong.group(2)}"
-                yield _edit(document, title, line, at + 1, wrong.group(1), wrong.group(2))
+                yield _edit(lines, title, line, at + 1, wrong.group(1), wrong.group(2))
     if v.status is Status.MISMATCH and v.computed is not None and record is not None and record.result is not None:
         line = record.result_line + shift
         yield _edit(
-            document, f"Declare the result {v.computed}", line, record.result_column, record.result, v.computed
+            lines, f"Declare the result {v.computed}", line, record.result_column, record.result, v.computed
         )
 
 
-def _edit(document: TextDocument, title: str, line: int, column: int, old: str, new: str) -> lsp.CodeAction:
-    text = _line_text(document, line)
+def _edit(lines: _Lines, title: str, line: int, column: int, old: str, new: str) -> lsp.CodeAction:
+    text = lines.at(line)
     start = lsp.Position(line=line - 1, character=_utf16(text, column))
     end = lsp.Position(line=line - 1, character=_utf16(text, column + len(old)))
-    return _action(document, title, lsp.Range(start=start, end=end), new)
+    return _action(lines, title, lsp.Range(start=start, end=end), new)
 
 
-def _action(document: TextDocument, title: str, where: lsp.Range, text: str) -> lsp.CodeAction:
-    edit = lsp.WorkspaceEdit(changes={document.uri: [lsp.TextEdit(range=where, new_text=text)]})
+def _action(lines: _Lines, title: str, where: lsp.Range, text: str) -> lsp.CodeAction:
+    edit = lsp.WorkspaceEdit(changes={lines.uri: [lsp.TextEdit(range=where, new_text=text)]})
     return lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, edit=edit)
 
 
