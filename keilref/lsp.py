@@ -27,7 +27,9 @@ from lsprotocol import types as lsp
 from pygls.server import LanguageServer
 from pygls.workspace import TextDocument
 
-from keilref.errors import KeilrefError
+from keilref import wording
+from keilref.engine.game import Game
+from keilref.errors import KeilrefError, RecordError
 from keilref.formats.findings import Finding, findings
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.parser import GameBytes
@@ -36,7 +38,9 @@ from keilref.records.reformat import FormatError, format_source
 from keilref.records.sources import STDIN, Source
 from keilref.records.tagnames import misspelt_tags
 from keilref.referee.batches import Batch, checked_games
+from keilref.referee.lines import Node, replay_node
 from keilref.referee.verdict import Status, Verdict
+from keilref.values import Reason
 
 __all__ = ["DEBOUNCE", "KeilServer", "server"]
 
@@ -255,6 +259,8 @@ def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.D
         related = None
         if v.illegal is not None and finding.rule == "illegal/superko" and v.illegal.repeats_turn:
             related = _repeated_turn(game, shift, lines, v.illegal.repeats_turn)
+        elif finding.rule == "warning" and v.variation_illegal:
+            related = _repeated_in_variation(game, shift, lines, (finding.line, finding.column))
         yield lsp.Diagnostic(
             range=_token_range(lines, finding.line + shift, finding.column),
             message=finding.message,
@@ -270,7 +276,32 @@ def _repeated_turn(
 ) -> list[lsp.DiagnosticRelatedInformation] | None:
     if game.record is None or not 0 < turn <= len(game.record.turns):
         return None
-    repeated = game.record.turns[turn - 1]
+    return _repeated(lines, shift, game.record.turns[turn - 1], turn)
+
+
+def _repeated_in_variation(
+    game: CheckedGame, shift: int, lines: _Lines, at: tuple[int, int]
+) -> list[lsp.DiagnosticRelatedInformation] | None:
+    """For a variation's superko at ``at``, the turn whose position it
+    repeats: the variation counts its turns along its line (the lines it
+    branches from up to its branch, then its own), so the turn is found
+    on the path from the game's first turn to the illegal one."""
+    fault = next((f for f in game.verdict.variation_illegal if (f.line, f.column) == at), None)
+    if fault is None or fault.reason != Reason.SUPERKO.value or not fault.repeats_turn or game.record is None:
+        return None
+    try:
+        node = _node_of(game.record.tree(), at)
+    except KeilrefError:
+        return None
+    path = [] if node is None else node.path()
+    if not 0 < fault.repeats_turn <= len(path):
+        return None
+    repeated = path[fault.repeats_turn - 1].turn
+    assert repeated is not None  # a path holds no root
+    return _repeated(lines, shift, repeated, fault.repeats_turn)
+
+
+def _repeated(lines: _Lines, shift: int, repeated: Turn, turn: int) -> list[lsp.DiagnosticRelatedInformation]:
     where = lsp.Location(uri=lines.uri, range=_token_range(lines, repeated.line + shift, repeated.column))
     return [lsp.DiagnosticRelatedInformation(location=where, message=f"the position after turn {turn}, repeated")]
 
@@ -318,19 +349,45 @@ def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Hover: the board after a turn.
+# Hover: the board after a turn, of the main line or of a variation.
+
+
+def _covers(turn: Turn, shift: int, line: int, column: int) -> bool:
+    """Whether the turn's token, as written, is at ``line:column``."""
+    return turn.line + shift == line and turn.column <= column < turn.column + max(len(turn.text), 1)
 
 
 def _turn_at(record: Record, shift: int, line: int, column: int) -> int | None:
     """The 1-based number of the main-line turn written at ``line:column``."""
     for n, turn in enumerate(record.turns, 1):
-        if turn.line + shift == line and turn.column <= column < turn.column + max(len(_written(turn)), 1):
+        if _covers(turn, shift, line, column):
             return n
     return None
 
 
-def _written(turn: Turn) -> str:
-    return turn.written or turn.move
+def _node_at(root: Node, shift: int, line: int, column: int) -> Node | None:
+    """The node of the turn written at ``line:column``, on any line of the tree."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.variations:
+            assert child.turn is not None  # only the root has none
+            if _covers(child.turn, shift, line, column):
+                return child
+            stack.append(child)
+    return None
+
+
+def _node_of(root: Node, at: tuple[int, int]) -> Node | None:
+    """The node of the turn the verdict places at ``at`` (where it was checked)."""
+    return _node_at(root, 0, *at)
+
+
+def _place(node: Node | None, shift: int) -> wording.Place | None:
+    """Where the node's variation opens, now; ``None`` on the main line."""
+    if node is None or node.variation is None:
+        return None
+    return node.variation.line + shift, node.variation.column
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
@@ -345,9 +402,19 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     record = game.record
     assert record is not None
     n = _turn_at(record, shift, line, column)
-    if n is None:
-        return None
-    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=_position_text(record, n)))
+    if n is not None:
+        value = _position_text(record, n)
+    else:
+        node = None
+        if record.annotated and any(t.variations for t in record.turns):
+            try:
+                node = _node_at(record.tree(), shift, line, column)
+            except KeilrefError:
+                node = None  # a bad tag: the game's error says so, and no line has a position
+        if node is None:
+            return None
+        value = _line_position_text(node, shift)
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=value))
 
 
 def _position_text(record: Record, n: int) -> str:
@@ -355,20 +422,38 @@ def _position_text(record: Record, n: int) -> str:
         g = record.replay(turn=n)
     except KeilrefError as e:
         return f"**Turn {n}** cannot be played: {e}"
+    return _board_text(f"**After turn {n}**: {wording.play_state(g)}", g, captures=True)
+
+
+def _line_position_text(node: Node, shift: int) -> str:
+    """The position after a variation's turn, along its line; or, where a
+    turn on the way there is illegal, the position before that turn."""
+    place = _place(node, shift)
+    try:
+        rep, bad = replay_node(node)
+    except RecordError as e:
+        return f"**Turn {node.ply}** ({wording.line_title(place)}) cannot be played: {e.message}"
+    g = rep.game
+    if bad is None or rep.illegal is None:
+        note = wording.picture_note(place, node.ply, None)
+        return _board_text(f"**{note[:1].upper()}{note[1:]}**: {wording.play_state(g)}", g, captures=True)
+    t = rep.illegal
+    at = _place(bad, shift)
+    if at is None:
+        what = wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)
+    else:
+        what = wording.variation_illegal(at, t.turn, t.point, t.reason, t.repeats_turn)
+    before = wording.picture_note(_place(bad.parent, shift), t.turn - 1, None)
+    title = f"**Illegal**: {what}\n\nThe position before it ({before}): {wording.play_state(g)}"
+    return _board_text(title, g, captures=False)
+
+
+def _board_text(title: str, g: Game, *, captures: bool) -> str:
     score = g.score()
-    captured = ", ".join(sorted(g.last_captured)) or "none"
-    return "\n".join(
-        [
-            f"**After turn {n}**: {g.to_move.name.capitalize()} to move",
-            "",
-            "```",
-            g.diagram().rstrip("\n"),
-            "```",
-            f"Score so far: Black {score.black:g}, White {score.white:g}",
-            "",
-            f"Captured by this turn: {captured}",
-        ]
-    )
+    out = [title, "", "```", g.diagram().rstrip("\n"), "```", f"Score so far: Black {score.black:g}, White {score.white:g}"]
+    if captures:
+        out += ["", f"Captured by this turn: {', '.join(sorted(g.last_captured)) or 'none'}"]
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------
