@@ -190,7 +190,8 @@ def _file_name(uri: str) -> str:
 
 
 def _names_a_line(v: Verdict) -> bool:
-    return any(_NAMES_A_LINE.search(f.message) for f in v.faults(strict=True))
+    # A variation's fault names the variation by where its '(' stands.
+    return bool(v.variation_illegal) or any(_NAMES_A_LINE.search(f.message) for f in v.faults(strict=True))
 
 
 def _check_piece(piece: GameBytes, name: str, index: int) -> CheckedGame:

@@ -157,6 +157,23 @@ def test_superko_in_a_variation_points_at_the_turn_it_repeats_on_its_line_or_bef
     run(body)
 
 
+def test_a_variation_a_message_names_is_named_where_it_stands_once_lines_move() -> None:
+    first = generated(1) + "\n"
+    rows = first.count("\n")
+    text = first + (FAULTS / "warning-variation-turn-occupied.keil").read_text(encoding="utf-8")
+
+    async def body(client: Client) -> None:
+        (d,) = await client.open(URI, text)
+        assert d.message.startswith(f"game 2: warning: variation at {11 + rows}:15: move 10 (White) c3")
+        # Game 2's text is the same, two lines further down: what names its lines is worded again.
+        (d,) = await client.change(URI, 2, [replacing(0, 0, 0, "\n\n")])
+        assert d.message.startswith(f"game 2: warning: variation at {13 + rows}:15: move 10 (White) c3")
+        assert d.range.start.line == 12 + rows
+        assert client.logs[-1] == "checked 2 of 2 games"
+
+    run(body)
+
+
 def test_warnings_and_an_unfinished_game_have_their_own_severities() -> None:
     text = generated(1).replace('[Komi "1"]', '[KOMI "1"]').replace('[Result "B+2.5"]\n', "")
     text = text.replace("pass\n41. pass B+2.5", "pass *")
