@@ -79,6 +79,12 @@ class CheckedGame:
         none, and those that have keep them until their text changes."""
         return findings(self.verdict, strict=True)
 
+    @functools.cached_property
+    def names_a_line(self) -> bool:
+        """Whether a message names a place in the file: asked of every game
+        below an added line, so asked once."""
+        return _names_a_line(self.verdict)
+
 
 @dataclass
 class DocumentState:
@@ -141,7 +147,7 @@ class KeilServer(LanguageServer):
             key = (piece.data, piece.column_offset)
             line = piece.piece.line
             known = fresh.get(key) or state.cache.get(key)
-            if known is not None and known.line != line and _names_a_line(known.verdict):
+            if known is not None and known.line != line and known.names_a_line:
                 known = None
             if known is None:
                 known = _check_piece(piece, name, index)
