@@ -38,7 +38,7 @@ from keilref.records.reformat import FormatError, format_source
 from keilref.records.sources import STDIN, Source
 from keilref.records.tagnames import misspelt_tags
 from keilref.referee.batches import Batch, checked_games
-from keilref.referee.lines import Node, replay_node
+from keilref.referee.lines import Node, has_variations, replay_node
 from keilref.referee.verdict import Status, Verdict
 from keilref.values import Reason
 
@@ -413,7 +413,7 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
         value = _position_text(record, n)
     else:
         node = None
-        if record.annotated and any(t.variations for t in record.turns):
+        if has_variations(record):
             try:
                 node = _node_at(record.tree(), shift, line, column)
             except KeilrefError:
@@ -457,7 +457,8 @@ def _line_position_text(node: Node, shift: int) -> str:
 
 def _board_text(title: str, g: Game, *, captures: bool) -> str:
     score = g.score()
-    out = [title, "", "```", g.diagram().rstrip("\n"), "```", f"Score so far: Black {score.black:g}, White {score.white:g}"]
+    board = g.diagram().rstrip("\n")
+    out = [title, "", "```", board, "```", f"Score so far: Black {score.black:g}, White {score.white:g}"]
     if captures:
         out += ["", f"Captured by this turn: {', '.join(sorted(g.last_captured)) or 'none'}"]
     return "\n".join(out)

@@ -222,7 +222,7 @@ async def hovered(client: Client, uri: str, line: int, character: int) -> str:
 def test_hover_on_a_turn_of_a_nested_variation_shows_the_board_along_its_line() -> None:
     path = GAMES / "size5-keil-teaching-nested-variations.keil"
     text = path.read_text(encoding="utf-8")
-    row = text.split("\n").index("(7... h6 {or White answers at h6})) ({A slip in the corner:} 7. i9 g8")
+    row = next(i for i, line in enumerate(text.split("\n")) if line.startswith("(7... h6 {or White answers"))
     (record,) = keilref.read_games(text)
     # White's h6 in the line that opens at 18:1, inside the one opening at 17:15 (7. i7 7... h7).
     node = find_line(record.tree(), f"{row + 1}:1")
