@@ -1,7 +1,8 @@
 """A document cut into games, and cut again after an edit from the edited part alone.
 
 An editor's document changes a few characters at a time, and cutting a
-10,000-game archive again from its start costs a third of a second. Where
+10,000-game archive again from its start costs over a tenth of a second
+(docs/performance.md), at every pause in the typing. Where
 the splitter (:func:`~keilref.records.parser.split_games`) ends a game
 depends on the text from that game's start on, and on the first line of
 the game after it (its ``[``, or the tag line that ends an unclosed
