@@ -6,7 +6,8 @@ uses), then edits one game's declared result in the middle of it several
 times, and prints the time from each change being sent to its diagnostics
 arriving. That time includes the server's 0.3 s wait for typing to pause
 (``keilref.lsp.DEBOUNCE``), which is printed apart, and how many games each
-change checked again (one, if the cache works).
+change checked again (one, if the cache works). Then as many edits add and
+remove a comment line in that game, which moves every game after it.
 
     python benchmarks/bench_lsp.py [--games 10000] [--edits 5]
 """
@@ -21,6 +22,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from lsprotocol import types as lsp
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -63,11 +66,32 @@ async def measure(games: int, edits: int) -> None:
             lines[middle] = lines[middle][: end - len(declared)] + new
             declared = new
             print(f"edit {version - 1}: {latencies[-1] * 1000:.0f} ms to {len(diagnostics)} diagnostics; {client.logs[-1]}")
-        median = statistics.median(latencies)
-        print(f"change to diagnostics: median {median * 1000:.0f} ms, of which {DEBOUNCE * 1000:.0f} ms waiting "
-              f"for typing to pause, {(median - DEBOUNCE) * 1000:.0f} ms checking and sending")
+        report("change to diagnostics", latencies)
+        moved = []
+        for version in range(edits + 2, 2 * edits + 2):
+            # A line of its own before the result line, then gone again.
+            change = replacing(middle, 0, 0, "{a note}\n") if version % 2 == 0 else replacing_lines(middle, middle + 1)
+            sent = time.perf_counter()
+            diagnostics = await client.change(uri, version, [change])
+            moved.append(time.perf_counter() - sent)
+            print(f"line {'added' if version % 2 == 0 else 'removed'}: {moved[-1] * 1000:.0f} ms to "
+                  f"{len(diagnostics)} diagnostics; {client.logs[-1]}")
+        report("a line added or removed, to diagnostics", moved)
     finally:
         await client.finish()
+
+
+def replacing_lines(first: int, end: int) -> lsp.TextDocumentContentChangeEvent_Type1:
+    """An incremental change deleting the lines from ``first`` up to ``end`` (0-based)."""
+    span = lsp.Range(start=lsp.Position(line=first, character=0), end=lsp.Position(line=end, character=0))
+    return lsp.TextDocumentContentChangeEvent_Type1(range=span, text="")
+
+
+def report(what: str, latencies: list[float]) -> None:
+    median = statistics.median(latencies)
+    print(f"{what}: median {median * 1000:.0f} ms ({min(latencies) * 1000:.0f}-{max(latencies) * 1000:.0f}), "
+          f"of which {DEBOUNCE * 1000:.0f} ms waiting for typing to pause, "
+          f"{(median - DEBOUNCE) * 1000:.0f} ms checking and sending")
 
 
 def main() -> None:

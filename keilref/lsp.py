@@ -7,14 +7,16 @@ board after it; formatting is ``keilref fmt``'s; code actions fix the faults
 that have one right answer.
 
 It needs the optional ``pygls`` (``pip install 'keilref[lsp]'``). A document
-is cut into games, and a game is checked again only when its own text
-changed: an archive of thousands of games stays responsive while one of
-them is edited.
+is cut into games, after an edit again only where it changed
+(:func:`keilref.records.cutting.recut`), and a game is checked again only
+when its own text changed: an archive of thousands of games stays
+responsive while one of them is edited.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import re
 from collections.abc import Iterable, Iterator
@@ -25,15 +27,20 @@ from lsprotocol import types as lsp
 from pygls.server import LanguageServer
 from pygls.workspace import TextDocument
 
-from keilref.errors import KeilrefError
-from keilref.formats.findings import findings
-from keilref.records.parser import GameBytes, split_games
+from keilref import wording
+from keilref.engine.game import Game
+from keilref.errors import KeilrefError, RecordError
+from keilref.formats.findings import Finding, findings
+from keilref.records.cutting import Cut, cut, recut
+from keilref.records.parser import GameBytes
 from keilref.records.record import Record, Turn
 from keilref.records.reformat import FormatError, format_source
 from keilref.records.sources import STDIN, Source
 from keilref.records.tagnames import misspelt_tags
 from keilref.referee.batches import Batch, checked_games
+from keilref.referee.lines import Node, has_variations, replay_node
 from keilref.referee.verdict import Status, Verdict
+from keilref.values import Reason
 
 __all__ = ["DEBOUNCE", "KeilServer", "server"]
 
@@ -66,6 +73,18 @@ class CheckedGame:
     last_line: int = 0
     """The game's last line when it was checked (its blank lines after it included)."""
 
+    @functools.cached_property
+    def found(self) -> tuple[Finding, ...]:
+        """The verdict's findings, worded once: most games of an archive have
+        none, and those that have keep them until their text changes."""
+        return findings(self.verdict, strict=True)
+
+    @functools.cached_property
+    def names_a_line(self) -> bool:
+        """Whether a message names a place in the file: asked of every game
+        below an added line, so asked once."""
+        return _names_a_line(self.verdict)
+
 
 @dataclass
 class DocumentState:
@@ -75,6 +94,8 @@ class DocumentState:
     games: list[tuple[CheckedGame, int]] = field(default_factory=list)
     cache: dict[tuple[bytes, int], CheckedGame] = field(default_factory=dict)
     """The games last checked, under their bytes and the column they start at."""
+    cut: Cut | None = None
+    """The document as last cut into games: the next check cuts again only what changed since."""
     task: asyncio.Task[None] | None = None
 
 
@@ -119,13 +140,14 @@ class KeilServer(LanguageServer):
         fresh: dict[tuple[bytes, int], CheckedGame] = {}
         checked = 0
         index = 1
-        for piece in split_games(io.BytesIO(data)):
+        state.cut = cut(data) if state.cut is None else recut(state.cut, data)
+        for piece in state.cut.games:
             if not piece.counts:
                 continue
             key = (piece.data, piece.column_offset)
             line = piece.piece.line
             known = fresh.get(key) or state.cache.get(key)
-            if known is not None and known.line != line and _names_a_line(known.verdict):
+            if known is not None and known.line != line and known.names_a_line:
                 known = None
             if known is None:
                 known = _check_piece(piece, name, index)
@@ -139,7 +161,9 @@ class KeilServer(LanguageServer):
         state.cache = fresh
         state.games = games
         self.checked += checked
-        diagnostics = [d for game, shift in games for d in _diagnostics(game, shift, document)]
+        failing = [(game, shift) for game, shift in games if game.found]
+        lines = _Lines.of(document) if failing else _Lines(document.uri, [])
+        diagnostics = [d for game, shift in failing for d in _diagnostics(game, shift, lines)]
         return diagnostics, len(games), checked
 
     def forget(self, uri: str) -> None:
@@ -172,7 +196,8 @@ def _file_name(uri: str) -> str:
 
 
 def _names_a_line(v: Verdict) -> bool:
-    return any(_NAMES_A_LINE.search(f.message) for f in v.faults(strict=True))
+    # A variation's fault names the variation by where its '(' stands.
+    return bool(v.variation_illegal) or any(_NAMES_A_LINE.search(f.message) for f in v.faults(strict=True))
 
 
 def _check_piece(piece: GameBytes, name: str, index: int) -> CheckedGame:
@@ -189,9 +214,21 @@ def _check_piece(piece: GameBytes, name: str, index: int) -> CheckedGame:
 # Positions: keilref counts columns in code points from 1, LSP in UTF-16 units from 0.
 
 
-def _line_text(document: TextDocument, line: int) -> str:
-    lines = document.lines
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+@dataclass(frozen=True)
+class _Lines:
+    """A document's lines, split once for a request: pygls splits the whole
+    document again each time its ``lines`` are asked for."""
+
+    uri: str
+    lines: list[str]
+
+    @classmethod
+    def of(cls, document: TextDocument) -> _Lines:
+        return cls(document.uri, document.lines)
+
+    def at(self, line: int) -> str:
+        """The 1-based ``line`` (empty past the end)."""
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
 
 
 def _utf16(text: str, column: int) -> int:
@@ -210,9 +247,9 @@ def _code_points(text: str, character: int) -> int:
     return len(text) + 1
 
 
-def _token_range(document: TextDocument, line: int, column: int) -> lsp.Range:
+def _token_range(lines: _Lines, line: int, column: int) -> lsp.Range:
     """From ``line:column`` to the end of the token there (a whole tag for ``[``)."""
-    text = _line_text(document, line)
+    text = lines.at(line)
     match = _TOKEN.match(text, max(column - 1, 0))
     end = match.end() + 1 if match is not None and match.end() > column - 1 else column + 1
     start = lsp.Position(line=max(line - 1, 0), character=_utf16(text, column))
@@ -223,14 +260,16 @@ def _token_range(document: TextDocument, line: int, column: int) -> lsp.Range:
 # Diagnostics.
 
 
-def _diagnostics(game: CheckedGame, shift: int, document: TextDocument) -> Iterator[lsp.Diagnostic]:
+def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.Diagnostic]:
     v = game.verdict
-    for finding in findings(v, strict=True):
+    for finding in game.found:
         related = None
         if v.illegal is not None and finding.rule == "illegal/superko" and v.illegal.repeats_turn:
-            related = _repeated_turn(game, shift, document, v.illegal.repeats_turn)
+            related = _repeated_turn(game, shift, lines, v.illegal.repeats_turn)
+        elif finding.rule == "warning" and v.variation_illegal:
+            related = _repeated_in_variation(game, shift, lines, (finding.line, finding.column))
         yield lsp.Diagnostic(
-            range=_token_range(document, finding.line + shift, finding.column),
+            range=_token_range(lines, finding.line + shift, finding.column),
             message=finding.message,
             severity=_SEVERITY.get(finding.rule, lsp.DiagnosticSeverity.Error),
             code=finding.rule,
@@ -240,12 +279,37 @@ def _diagnostics(game: CheckedGame, shift: int, document: TextDocument) -> Itera
 
 
 def _repeated_turn(
-    game: CheckedGame, shift: int, document: TextDocument, turn: int
+    game: CheckedGame, shift: int, lines: _Lines, turn: int
 ) -> list[lsp.DiagnosticRelatedInformation] | None:
     if game.record is None or not 0 < turn <= len(game.record.turns):
         return None
-    repeated = game.record.turns[turn - 1]
-    where = lsp.Location(uri=document.uri, range=_token_range(document, repeated.line + shift, repeated.column))
+    return _repeated(lines, shift, game.record.turns[turn - 1], turn)
+
+
+def _repeated_in_variation(
+    game: CheckedGame, shift: int, lines: _Lines, at: tuple[int, int]
+) -> list[lsp.DiagnosticRelatedInformation] | None:
+    """For a variation's superko at ``at``, the turn whose position it
+    repeats: the variation counts its turns along its line (the lines it
+    branches from up to its branch, then its own), so the turn is found
+    on the path from the game's first turn to the illegal one."""
+    fault = next((f for f in game.verdict.variation_illegal if (f.line, f.column) == at), None)
+    if fault is None or fault.reason != Reason.SUPERKO.value or not fault.repeats_turn or game.record is None:
+        return None
+    try:
+        node = _node_of(game.record.tree(), at)
+    except KeilrefError:
+        return None
+    path = [] if node is None else node.path()
+    if not 0 < fault.repeats_turn <= len(path):
+        return None
+    repeated = path[fault.repeats_turn - 1].turn
+    assert repeated is not None  # a path holds no root
+    return _repeated(lines, shift, repeated, fault.repeats_turn)
+
+
+def _repeated(lines: _Lines, shift: int, repeated: Turn, turn: int) -> list[lsp.DiagnosticRelatedInformation]:
+    where = lsp.Location(uri=lines.uri, range=_token_range(lines, repeated.line + shift, repeated.column))
     return [lsp.DiagnosticRelatedInformation(location=where, message=f"the position after turn {turn}, repeated")]
 
 
@@ -292,26 +356,52 @@ def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Hover: the board after a turn.
+# Hover: the board after a turn, of the main line or of a variation.
+
+
+def _covers(turn: Turn, shift: int, line: int, column: int) -> bool:
+    """Whether the turn's token, as written, is at ``line:column``."""
+    return turn.line + shift == line and turn.column <= column < turn.column + max(len(turn.text), 1)
 
 
 def _turn_at(record: Record, shift: int, line: int, column: int) -> int | None:
     """The 1-based number of the main-line turn written at ``line:column``."""
     for n, turn in enumerate(record.turns, 1):
-        if turn.line + shift == line and turn.column <= column < turn.column + max(len(_written(turn)), 1):
+        if _covers(turn, shift, line, column):
             return n
     return None
 
 
-def _written(turn: Turn) -> str:
-    return turn.written or turn.move
+def _node_at(root: Node, shift: int, line: int, column: int) -> Node | None:
+    """The node of the turn written at ``line:column``, on any line of the tree."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in node.variations:
+            assert child.turn is not None  # only the root has none
+            if _covers(child.turn, shift, line, column):
+                return child
+            stack.append(child)
+    return None
+
+
+def _node_of(root: Node, at: tuple[int, int]) -> Node | None:
+    """The node of the turn the verdict places at ``at`` (where it was checked)."""
+    return _node_at(root, 0, *at)
+
+
+def _place(node: Node | None, shift: int) -> wording.Place | None:
+    """Where the node's variation opens, now; ``None`` on the main line."""
+    if node is None or node.variation is None:
+        return None
+    return node.variation.line + shift, node.variation.column
 
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     document = ls.workspace.get_text_document(params.text_document.uri)
     line = params.position.line + 1
-    column = _code_points(_line_text(document, line), params.position.character)
+    column = _code_points(_Lines.of(document).at(line), params.position.character)
     found = ls.game_at(document.uri, line)
     if found is None or found[0].record is None:
         return None
@@ -319,9 +409,19 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     record = game.record
     assert record is not None
     n = _turn_at(record, shift, line, column)
-    if n is None:
-        return None
-    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=_position_text(record, n)))
+    if n is not None:
+        value = _position_text(record, n)
+    else:
+        node = None
+        if has_variations(record):
+            try:
+                node = _node_at(record.tree(), shift, line, column)
+            except KeilrefError:
+                node = None  # a bad tag: the game's error says so, and no line has a position
+        if node is None:
+            return None
+        value = _line_position_text(node, shift)
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=value))
 
 
 def _position_text(record: Record, n: int) -> str:
@@ -329,20 +429,39 @@ def _position_text(record: Record, n: int) -> str:
         g = record.replay(turn=n)
     except KeilrefError as e:
         return f"**Turn {n}** cannot be played: {e}"
+    return _board_text(f"**After turn {n}**: {wording.play_state(g)}", g, captures=True)
+
+
+def _line_position_text(node: Node, shift: int) -> str:
+    """The position after a variation's turn, along its line; or, where a
+    turn on the way there is illegal, the position before that turn."""
+    place = _place(node, shift)
+    try:
+        rep, bad = replay_node(node)
+    except RecordError as e:
+        return f"**Turn {node.ply}** ({wording.line_title(place)}) cannot be played: {e.message}"
+    g = rep.game
+    if bad is None or rep.illegal is None:
+        note = wording.picture_note(place, node.ply, None)
+        return _board_text(f"**{note[:1].upper()}{note[1:]}**: {wording.play_state(g)}", g, captures=True)
+    t = rep.illegal
+    at = _place(bad, shift)
+    if at is None:
+        what = wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)
+    else:
+        what = wording.variation_illegal(at, t.turn, t.point, t.reason, t.repeats_turn)
+    before = wording.picture_note(_place(bad.parent, shift), t.turn - 1, None)
+    title = f"**Illegal**: {what}\n\nThe position before it ({before}): {wording.play_state(g)}"
+    return _board_text(title, g, captures=False)
+
+
+def _board_text(title: str, g: Game, *, captures: bool) -> str:
     score = g.score()
-    captured = ", ".join(sorted(g.last_captured)) or "none"
-    return "\n".join(
-        [
-            f"**After turn {n}**: {g.to_move.name.capitalize()} to move",
-            "",
-            "```",
-            g.diagram().rstrip("\n"),
-            "```",
-            f"Score so far: Black {score.black:g}, White {score.white:g}",
-            "",
-            f"Captured by this turn: {captured}",
-        ]
-    )
+    board = g.diagram().rstrip("\n")
+    out = [title, "", "```", board, "```", f"Score so far: Black {score.black:g}, White {score.white:g}"]
+    if captures:
+        out += ["", f"Captured by this turn: {', '.join(sorted(g.last_captured)) or 'none'}"]
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------
@@ -380,58 +499,59 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
         return []
     first, last = params.range.start.line + 1, params.range.end.line + 1
     out: list[lsp.CodeAction] = []
+    lines = _Lines.of(document)
     games = state.games
     for i, (game, shift) in enumerate(games):
         start = game.line + shift
-        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else len(document.lines)
+        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else len(lines.lines)
         if end < first or start > last:
             continue
-        out.extend(_fixes(game, shift, document))
+        out.extend(_fixes(game, shift, lines))
     return out
 
 
-def _fixes(game: CheckedGame, shift: int, document: TextDocument) -> Iterable[lsp.CodeAction]:
+def _fixes(game: CheckedGame, shift: int, lines: _Lines) -> Iterable[lsp.CodeAction]:
     v, record = game.verdict, game.record
     if record is not None:
         for typo in misspelt_tags(record):
             if len(typo.meant) != 1:
                 continue
             line = typo.line + shift
-            text = _line_text(document, line)
+            text = lines.at(line)
             at = text.find(typo.name, max(typo.column - 1, 0))
             if at >= 0:
-                yield _edit(document, f"Rename tag {typo.name} to {typo.meant[0]}", line, at + 1, typo.name, typo.meant[0])
+                yield _edit(lines, f"Rename tag {typo.name} to {typo.meant[0]}", line, at + 1, typo.name, typo.meant[0])
         if any(w.startswith(_MISSING_BUTTON) for w in v.warnings) and record.tags:
             # Where `keilref fmt` would put it: before the Result tag, else after the last tag.
             later = [t.line for t in record.tags if t.name == "Result"]
             at = min(later) - 1 if later else max(t.line for t in record.tags)
             where = lsp.Position(line=at + shift, character=0)
-            yield _action(document, 'Add [Button "yes"]', lsp.Range(start=where, end=where), '[Button "yes"]\n')
+            yield _action(lines, 'Add [Button "yes"]', lsp.Range(start=where, end=where), '[Button "yes"]\n')
     if v.error is not None:
         wrong = _WRONG_NUMBER.search(v.error.message)
         if wrong is not None:
             line = v.error.line + shift
-            text = _line_text(document, line)
+            text = lines.at(line)
             at = text.find(wrong.group(1), max(v.error.column - 1, 0))
             if at >= 0:
                 title = f"Renumber {wrong.group(1)} as {wrong.group(2)}"
-                yield _edit(document, title, line, at + 1, wrong.group(1), wrong.group(2))
+                yield _edit(lines, title, line, at + 1, wrong.group(1), wrong.group(2))
     if v.status is Status.MISMATCH and v.computed is not None and record is not None and record.result is not None:
         line = record.result_line + shift
         yield _edit(
-            document, f"Declare the result {v.computed}", line, record.result_column, record.result, v.computed
+            lines, f"Declare the result {v.computed}", line, record.result_column, record.result, v.computed
         )
 
 
-def _edit(document: TextDocument, title: str, line: int, column: int, old: str, new: str) -> lsp.CodeAction:
-    text = _line_text(document, line)
+def _edit(lines: _Lines, title: str, line: int, column: int, old: str, new: str) -> lsp.CodeAction:
+    text = lines.at(line)
     start = lsp.Position(line=line - 1, character=_utf16(text, column))
     end = lsp.Position(line=line - 1, character=_utf16(text, column + len(old)))
-    return _action(document, title, lsp.Range(start=start, end=end), new)
+    return _action(lines, title, lsp.Range(start=start, end=end), new)
 
 
-def _action(document: TextDocument, title: str, where: lsp.Range, text: str) -> lsp.CodeAction:
-    edit = lsp.WorkspaceEdit(changes={document.uri: [lsp.TextEdit(range=where, new_text=text)]})
+def _action(lines: _Lines, title: str, where: lsp.Range, text: str) -> lsp.CodeAction:
+    edit = lsp.WorkspaceEdit(changes={lines.uri: [lsp.TextEdit(range=where, new_text=text)]})
     return lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, edit=edit)
 
 

@@ -8,8 +8,9 @@ import io
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +21,9 @@ from keilref import check_text, read_games
 from keilref.records.sources import expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.errors import RecordError
-from keilref.records.parser import MAX_GAME_BYTES, MAX_TURNS, iter_games, split_games
+from keilref.records import cutting
+from keilref.records.cutting import cut, recut
+from keilref.records.parser import MAX_GAME_BYTES, MAX_TURNS, GameBytes, iter_games, split_games
 from keilref.records.record import Record
 
 runner = CliRunner()
@@ -106,6 +109,75 @@ def test_every_chunk_size_gives_the_same_games(data: bytes) -> None:
         capped = cuts(data, 1 << 20, cap)
         for size in (1, 2, 3, 7, 64):
             assert cuts(data, size, cap) == capped, (cap, size)
+
+
+# --- cutting an edited document again ----------------------------------------------------
+
+# What an edit writes: the characters that decide where games end, a tag line,
+# a byte order mark (white space anywhere but at the start), several lines.
+_WRITTEN = st.lists(
+    st.sampled_from(
+        ["[", "]", "{", "}", '"', "\\", ";", "\n", "\r", "\r\n", " ", "g7 ", "*\n", "é", "\ufeff"]
+        + ['\n[Event "e"]\n', '\n  [X "v"] ', "\n\n"]
+    ),
+    max_size=5,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(archives(), min_size=1, max_size=4).map(b"".join),
+    st.lists(st.tuples(st.integers(0, 10**4), st.integers(0, 40), _WRITTEN), min_size=1, max_size=4),
+    st.sampled_from([(1 << 20, MAX_GAME_BYTES), (1, MAX_GAME_BYTES), (7, MAX_GAME_BYTES), (1 << 20, 40)]),
+)
+def test_an_edit_cut_again_from_where_it_changed_is_the_cut_from_scratch(
+    data: bytes, edits: list[tuple[int, int, str]], sizes: tuple[int, int]
+) -> None:
+    chunk_size, cap = sizes
+    text = data.decode("utf-8")
+    previous = cut(data, chunk_size=chunk_size, max_game_bytes=cap)
+    for at, length, written in edits:
+        at %= len(text) + 1
+        text = text[:at] + written + text[at + length :]
+        now = text.encode("utf-8")
+        again = recut(previous, now, chunk_size=chunk_size, max_game_bytes=cap)
+        assert again == cut(now, chunk_size=chunk_size, max_game_bytes=cap)
+        previous = again
+
+
+def test_an_edit_in_a_long_document_cuts_again_only_the_game_it_is_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    games = [f'[Event "g{n}"]\n[Size "3"]\n[Komi "2"]\n\n1. c3 button 2. pass pass B+5\n\n' for n in range(200)]
+    data = "".join(games).encode()
+    previous = cut(data)
+    recuts: list[GameBytes] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Iterator[GameBytes]:
+        for game in split_games(*args, **kwargs):
+            recuts.append(game)
+            yield game
+
+    monkeypatch.setattr(cutting, "split_games", counted)
+    # Game 100's result: it is cut again, and the game after it, where the old cut resumes.
+    result = data.index(b"B+5", data.index(b'"g100"'))
+    edited = data[:result] + b"B+9" + data[result + 3 :]
+    again = recut(previous, edited)
+    assert [g.data for g in recuts] == [games[100].replace("B+5", "B+9").encode(), games[101].encode()]
+    assert again == cut(edited)
+    assert all(a is b for a, b in zip(again.games[101:], previous.games[101:]))
+    # Game 150's first line: the game before it ended by that line, so it is cut again too.
+    recuts.clear()
+    renamed = edited.replace(b'"g150"', b'"g150b"')
+    third = recut(again, renamed)
+    assert [g.data[:15] for g in recuts] == [b'[Event "g149"]\n', b'[Event "g150b"]', b'[Event "g151"]\n']
+    assert third == cut(renamed)
+    # A line more in game 150: the games after it are the old ones, a line further down.
+    recuts.clear()
+    moves = edited.index(b"1. c3", edited.index(b'"g150"'))
+    longer = edited[:moves] + b"{a note}\n" + edited[moves:]
+    last = recut(again, longer)
+    assert [g.data[:15] for g in recuts] == [b'[Event "g150"]\n', b'[Event "g151"]\n']
+    assert last == cut(longer)
+    assert [g.piece.line for g in last.games[151:]] == [g.piece.line + 1 for g in again.games[151:]]
 
 
 # --- an unclosed comment over later games -----------------------------------------------

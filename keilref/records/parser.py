@@ -250,18 +250,20 @@ class _Splitter:
         lo = max(self.start, self.base) - self.base
         return line + self.dropped_lines + self.buf.count(b"\n", lo, position - self.base)
 
-    def pieces(self) -> Iterator[_Piece]:
-        while len(self.buf) < 3 and self._more():
+    def pieces(self, line: int = 1, first: bool = True) -> Iterator[_Piece]:
+        """The pieces, the stream starting at ``line`` of its file; not
+        ``first``, it starts where a game of the file starts (a cut resumed
+        there cuts the rest as the whole file's cut does)."""
+        while first and len(self.buf) < 3 and self._more():
             pass
-        if self.buf.startswith(_BOM):
+        # A byte order mark is one only at the start of the file; elsewhere it is white space.
+        if first and self.buf.startswith(_BOM):
             del self.buf[:3]
             self.base = 3
         self.start = self.keep = self.base  # where the current game starts
-        line = 1  # the line of ``start``
         i = self.start  # where scanning resumes
         tokens = False  # the current game has had something other than tags
         content = False  # ... or at least a tag or a broken comment
-        first = True
         head = 0  # the line of the current game's first tag, once seen
 
         def cut(end: int, cut_by_tag: int = 0) -> _Piece:
@@ -529,17 +531,36 @@ class GameBytes:
         """Whether this is a game (or the "no game in file" error), not space between games."""
         return not self.piece.empty or self.piece.first
 
+    def moved(self, lines: int) -> GameBytes:
+        """The same game ``lines`` further down its file (up, when negative)."""
+        p = self.piece
+        head = p.head_line + lines if p.head_line else 0
+        by_tag = p.cut_by_tag + lines if p.cut_by_tag else 0
+        piece = _Piece(p.data, p.line + lines, p.empty, p.first, p.size, head, p.tail, by_tag)
+        return GameBytes(piece, self.column_offset)
+
 
 def split_games(
-    stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, max_game_bytes: int = MAX_GAME_BYTES
+    stream: BinaryIO,
+    *,
+    chunk_size: int = CHUNK_SIZE,
+    max_game_bytes: int = MAX_GAME_BYTES,
+    resume: tuple[int, int] | None = None,
 ) -> Iterator[GameBytes]:
     """Cut a record file into games without parsing them, ``chunk_size`` bytes at a time.
 
     A game longer than ``max_game_bytes`` is not kept (its :class:`GameBytes`
     reads as an error); the games after it are cut all the same.
+
+    ``resume`` is ``(line, column_offset)`` of a stream that starts where a
+    game of its file starts, not the first: the line of its first byte, and
+    the characters before it on that line. The games are then cut and
+    placed as the whole file's cut has them from there on
+    (:mod:`keilref.records.cutting` cuts an edited document again so).
     """
-    column_offset = 0
-    for piece in _Splitter(stream, chunk_size, max_game_bytes).pieces():
+    line, column_offset = (1, 0) if resume is None else resume
+    pieces = _Splitter(stream, chunk_size, max_game_bytes).pieces(line, first=resume is None)
+    for piece in pieces:
         yield GameBytes(piece, column_offset)
         if piece.too_large:
             newline, tail = piece.tail
