@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+from pathlib import Path
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -72,6 +73,8 @@ class CheckedGame:
     record: Record | None
     last_line: int = 0
     """The game's last line when it was checked (its blank lines after it included)."""
+    rules: str | None = None
+    """The rule set the project gave it (``None``: its Rules tag): a hover replays under it too."""
 
     @functools.cached_property
     def found(self) -> tuple[Finding, ...]:
@@ -97,6 +100,10 @@ class DocumentState:
     cut: Cut | None = None
     """The document as last cut into games: the next check cuts again only what changed since."""
     task: asyncio.Task[None] | None = None
+    rules: str | None = None
+    """The rule set the project's settings give the document's path (``None``: each game's Rules tag)."""
+    settings_error: str | None = None
+    """Why the project's settings could not be read, as last said."""
 
 
 class _TextSource(Source):
@@ -136,6 +143,12 @@ class KeilServer(LanguageServer):
         name = _file_name(document.uri)
         data = document.source.encode("utf-8", "surrogatepass")
         state = self.state(document.uri)
+        rules, error = _project_rules(document.uri, name)
+        if error is not None and error != state.settings_error:
+            self.show_message_log(f"keilref: {error}; checking without the project's settings", lsp.MessageType.Warning)
+        state.settings_error = error
+        if rules != state.rules:
+            state.rules, state.cache = rules, {}  # what was checked under other rules counts for nothing
         games: list[tuple[CheckedGame, int]] = []
         fresh: dict[tuple[bytes, int], CheckedGame] = {}
         checked = 0
@@ -150,7 +163,7 @@ class KeilServer(LanguageServer):
             if known is not None and known.line != line and known.names_a_line:
                 known = None
             if known is None:
-                known = _check_piece(piece, name, index)
+                known = _check_piece(piece, name, index, state.rules)
                 checked += 1
             if known.verdict.game != index:
                 known = replace(known, verdict=replace(known.verdict, game=index))
@@ -188,6 +201,23 @@ def _version() -> str:
     return __version__
 
 
+def _project_rules(uri: str, name: str) -> tuple[str | None, str | None]:
+    """The rule set the project's settings (``keilref.toml``, ``[tool.keilref]``)
+    give a file, as ``keilref check`` would replay it in CI; and why the
+    settings could not be read, if so. A buffer not saved as a file has no path
+    and no project."""
+    from keilref.cli.settings import SettingsError, find_settings
+
+    if not uri.startswith("file:"):
+        return None, None
+    try:
+        return find_settings(Path(name).parent).rules_for(name)[0], None
+    except SettingsError as e:
+        return None, str(e)
+    except OSError:
+        return None, None  # a folder that cannot be read: no project found
+
+
 def _file_name(uri: str) -> str:
     """What the verdicts call the document: its path, for a file."""
     from pygls.uris import to_fs_path
@@ -200,14 +230,14 @@ def _names_a_line(v: Verdict) -> bool:
     return bool(v.variation_illegal) or any(_NAMES_A_LINE.search(f.message) for f in v.faults(strict=True))
 
 
-def _check_piece(piece: GameBytes, name: str, index: int) -> CheckedGame:
-    batch = Batch(name, index, (piece,), len(piece.data))
+def _check_piece(piece: GameBytes, name: str, index: int, rules: str | None = None) -> CheckedGame:
+    batch = Batch(name, index, (piece,), len(piece.data), rules=rules)
     results = list(checked_games(batch, None))
     last = piece.piece.line + piece.data.count(b"\n")
     if not results:  # blank space only: never asked for, as such pieces do not count
         raise ValueError("no game in the piece")
     _, record, verdict = results[0]
-    return CheckedGame(piece.piece.line, verdict, record, last)
+    return CheckedGame(piece.piece.line, verdict, record, last, rules)
 
 
 # ---------------------------------------------------------------------------
@@ -297,7 +327,7 @@ def _repeated_in_variation(
     if fault is None or fault.reason != Reason.SUPERKO.value or not fault.repeats_turn or game.record is None:
         return None
     try:
-        node = _node_of(game.record.tree(), at)
+        node = _node_of(game.record.tree(rules=game.rules), at)
     except KeilrefError:
         return None
     path = [] if node is None else node.path()
@@ -410,12 +440,12 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     assert record is not None
     n = _turn_at(record, shift, line, column)
     if n is not None:
-        value = _position_text(record, n)
+        value = _position_text(record, n, game.rules)
     else:
         node = None
         if has_variations(record):
             try:
-                node = _node_at(record.tree(), shift, line, column)
+                node = _node_at(record.tree(rules=game.rules), shift, line, column)
             except KeilrefError:
                 node = None  # a bad tag: the game's error says so, and no line has a position
         if node is None:
@@ -424,9 +454,9 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=value))
 
 
-def _position_text(record: Record, n: int) -> str:
+def _position_text(record: Record, n: int, rules: str | None = None) -> str:
     try:
-        g = record.replay(turn=n)
+        g = record.replay(turn=n, rules=rules)
     except KeilrefError as e:
         return f"**Turn {n}** cannot be played: {e}"
     return _board_text(f"**After turn {n}**: {wording.play_state(g)}", g, captures=True)

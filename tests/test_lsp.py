@@ -390,3 +390,36 @@ def test_without_pygls_the_command_says_what_to_install() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "pip install 'keilref[lsp]'" in done.stderr
+
+
+HALF_KOMI = '[Size "3"] [Komi "2.5"] [Button "yes"]\n1. c3 d4 2. c2 d3 *\n'  # half komi: keil-2019 only
+
+
+def test_the_projects_settings_give_a_file_the_rules_check_gives_it(tmp_path: Path) -> None:
+    """The editor says what `keilref check` says in CI: the project's per-path
+    rules apply to a document by its path, to its diagnostics and its hovers."""
+    (tmp_path / "keilref.toml").write_text('[per-path-rules]\n"2019/*" = "keil-2019"\n', encoding="utf-8")
+    for folder in ("2019", "new"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "old.keil").write_text(HALF_KOMI, encoding="utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-m", "keilref", "check", "-f", "jsonl", "."], cwd=tmp_path, capture_output=True, text=True
+    )
+    import json
+
+    statuses = {json.loads(v)["file"]: json.loads(v)["status"] for v in checked.stdout.splitlines()}
+    assert statuses == {"./2019/old.keil": "unfinished", "./new/old.keil": "error"}
+    old, new = (tmp_path / "2019" / "old.keil").as_uri(), (tmp_path / "new" / "old.keil").as_uri()
+    replayed = next(iter(keilref.read_games(HALF_KOMI))).replay(turn=1, rules="keil-2019")
+
+    async def body(client: Client) -> None:
+        assert [d.code for d in await client.open(old, HALF_KOMI)] == ["unfinished"]
+        assert [d.code for d in await client.open(new, HALF_KOMI)] == ["error"]
+        assert replayed.diagram().rstrip("\n") in await hovered(client, old, 1, 3)
+        # A settings file that cannot be read is said, and the document is checked without it.
+        (tmp_path / "keilref.toml").write_text('strikt = true\n', encoding="utf-8")
+        diagnostics = await client.change(old, 2, [replacing(1, 19, 20, "*")])
+        assert [d.code for d in diagnostics] == ["error"]
+        assert any("unknown setting 'strikt'" in m and "did you mean 'strict'" in m for m in client.logs)
+
+    run(body)
