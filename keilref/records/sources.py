@@ -9,6 +9,7 @@ words. Every command, and the library's ``check_file``, reads through here.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import dataclasses
 import fnmatch
 import io
@@ -125,6 +126,18 @@ class Source:
         if self.encoding is None:
             return stream
         return cast(BinaryIO, Transcoded(stream, self.encoding, close=not self.is_stdin))
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[BinaryIO]:
+        """:meth:`open` for a ``with`` block, which closes the stream after
+        it, unless it is standard input's (not this source's to close). An
+        ``OSError`` from opening is raised as the block is entered."""
+        stream = self.open()
+        try:
+            yield stream
+        finally:
+            if not self.is_stdin:
+                stream.close()
 
     def size(self) -> int | None:
         if self.unreadable is not None or self.is_stdin or compression_of(self.where) is not None:
@@ -345,17 +358,10 @@ def unreadable_error(source: Source, e: OSError) -> RecordError:
 def read_source(source: Source) -> Iterator[Record | RecordError]:
     """The games of one source; an unreadable file gives one error."""
     try:
-        stream = source.open()
+        with source.reading() as stream:
+            yield from iter_source(stream, source.name)
     except OSError as e:
         yield unreadable_error(source, e)
-        return
-    try:
-        yield from iter_source(stream, source.name)
-    except OSError as e:
-        yield unreadable_error(source, e)
-    finally:
-        if not source.is_stdin:
-            stream.close()
 
 
 class NoSuchGame(LookupError):

@@ -72,27 +72,21 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
         games: list[GameBytes] = []
         nbytes = 0
         try:
-            stream = source.open()
+            with source.reading() as stream:
+                for piece in split_source(stream, source.name):
+                    games.append(piece)
+                    nbytes += len(piece.data)
+                    if len(games) >= BATCH_GAMES or nbytes >= BATCH_BYTES:
+                        yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
+                        index += sum(1 for g in games if g.counts)
+                        games, nbytes = [], 0
         except OSError as e:
-            yield Batch(source.name, index, (), 0, unreadable_error(source, e))
-            continue
-        try:
-            for piece in split_source(stream, source.name):
-                games.append(piece)
-                nbytes += len(piece.data)
-                if len(games) >= BATCH_GAMES or nbytes >= BATCH_BYTES:
-                    yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
-                    index += sum(1 for g in games if g.counts)
-                    games, nbytes = [], 0
-        except OSError as e:
+            # Not opened (no games yet), or failed part way: the games read so far, then why.
             if games:
                 yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
                 index += sum(1 for g in games if g.counts)
             yield Batch(source.name, index, (), 0, unreadable_error(source, e))
             continue
-        finally:
-            if not source.is_stdin:
-                stream.close()
         if games:
             yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
 

@@ -210,7 +210,7 @@ class _Seen:
     def _identity_at(self, place: Place) -> str | None:
         source = self.sources[place.source]
         try:
-            with source.open() as opened:
+            with source.reading() as opened:
                 # Whole reads, not a raw stream's short ones.
                 stream = opened if opened.seekable() else cast(BinaryIO, io.BufferedReader(cast(io.RawIOBase, opened)))
                 head = stream.read(3)

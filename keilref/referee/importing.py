@@ -90,16 +90,10 @@ def import_sources(sources: Sequence[Source]) -> ImportSummary:
 
 def _read(source: Source) -> Match:
     try:
-        stream = source.open()
+        with source.reading() as stream:
+            pieces = list(split_source(stream, source.name))
     except OSError as e:
         raise RecordError(f"cannot read file: {e.strerror or e}", 1, 1, None, source.name) from None
-    try:
-        pieces = list(split_source(stream, source.name))
-    except OSError as e:
-        raise RecordError(f"cannot read file: {e.strerror or e}", 1, 1, None, source.name) from None
-    finally:
-        if source.name != STDIN:
-            stream.close()
     piece = pieces[0]
     if not isinstance(piece, MatchBytes):
         raise RecordError(
