@@ -475,11 +475,7 @@ def _line_position_text(node: Node, shift: int) -> str:
         note = wording.picture_note(place, node.ply, None)
         return _board_text(f"**{note[:1].upper()}{note[1:]}**: {wording.play_state(g)}", g, captures=True)
     t = rep.illegal
-    at = _place(bad, shift)
-    if at is None:
-        what = wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)
-    else:
-        what = wording.variation_illegal(at, t.turn, t.point, t.reason, t.repeats_turn)
+    what = wording.illegal_on_line(_place(bad, shift), t.turn, t.point, t.reason, t.repeats_turn)
     before = wording.picture_note(_place(bad.parent, shift), t.turn - 1, None)
     title = f"**Illegal**: {what}\n\nThe position before it ({before}): {wording.play_state(g)}"
     return _board_text(title, g, captures=False)

@@ -34,6 +34,7 @@ __all__ = [
     "clocks",
     "fault_sentence",
     "glyphed",
+    "illegal_on_line",
     "illegal_turn",
     "line_choice",
     "line_has_no_turn",
@@ -282,6 +283,17 @@ def variation_illegal(
 ) -> str:
     """``variation at 12:8: move 13 (White) d4, turn 26: occupied``."""
     return f"variation at {opened_at[0]}:{opened_at[1]}: {illegal_turn(turn, token, reason, repeats_turn)}"
+
+
+def illegal_on_line(
+    opened_at: Place | None, turn: int, token: str, reason: str, repeats_turn: int | None = None
+) -> str:
+    """An illegal turn named on its line: :func:`illegal_turn` on the main
+    line (``opened_at`` is ``None``), :func:`variation_illegal` in the
+    variation whose ``(`` stands at ``opened_at``."""
+    if opened_at is None:
+        return illegal_turn(turn, token, reason, repeats_turn)
+    return variation_illegal(opened_at, turn, token, reason, repeats_turn)
 
 
 def time_control_unreadable(value: str) -> str:

@@ -222,11 +222,8 @@ def _variation(
 def _say_illegal(file: str, game: int, rep: Replay, bad: Node) -> None:
     t = rep.illegal
     assert t is not None
-    if bad.variation is None:
-        what = wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)
-    else:
-        at = (bad.variation.line, bad.variation.column)
-        what = wording.variation_illegal(at, t.turn, t.point, t.reason, t.repeats_turn)
+    at = None if bad.variation is None else (bad.variation.line, bad.variation.column)
+    what = wording.illegal_on_line(at, t.turn, t.point, t.reason, t.repeats_turn)
     say_at(file, t.line, t.column, f"game {game}: illegal: {what}; showing the position before it")
 
 
