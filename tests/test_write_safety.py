@@ -449,3 +449,19 @@ def test_a_killed_report_leaves_nothing_a_walk_reads(tmp_path: Path) -> None:
         assert result.exit_code == EXIT_OK, result.output
         assert result.stdout.startswith("1 game: 1 ok")
     assert run("fmt", "--check", str(small)).exit_code == EXIT_OK
+
+
+def test_many_files_are_written_with_few_descriptors(tmp_path: Path) -> None:
+    """All or none, but one file open at a time: 200 games under a limit of 64 descriptors."""
+    archive = tmp_path / "many.keil"
+    assert run("generate", "-n", "200", "--size", "3", "-o", str(archive)).exit_code == EXIT_OK
+
+    def few() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "keilref", "export", "--to", "abstract-games", str(archive), "-o", str(tmp_path / "out") + "/"],
+        cwd=ROOT, capture_output=True, timeout=120, preexec_fn=few,
+    )
+    assert done.returncode == EXIT_OK, done.stderr
+    assert _files(tmp_path / "out") == sorted(f"many-{n}.moves.json" for n in range(1, 201))

@@ -263,7 +263,7 @@ class OutputFile:
             # mkstemp makes the file private; a new file is as readable as any the user writes.
             umask = os.umask(0)
             os.umask(umask)
-            os.fchmod(fd, 0o666 & ~umask)
+            os.chmod(self._tmp, 0o666 & ~umask)
         else:
             lost = copy_metadata(fd, self._tmp, before)
             if lost and not self._rules.force:
@@ -274,6 +274,7 @@ class OutputFile:
     def _put(self) -> None:
         if self._tmp is None:
             self._done = True
+            atexit.unregister(self.discard)
             return
         path = self._target.path
         if self._rules.keep_existing and self._target.before is None and not self._rules.force:
@@ -282,6 +283,7 @@ class OutputFile:
             os.replace(self._tmp, path)
         self._tmp = None
         self._done = True
+        atexit.unregister(self.discard)
         sync_directory(os.path.dirname(path))
 
     def _put_new(self, path: str) -> None:
@@ -307,6 +309,7 @@ class OutputFile:
         if self._done:
             return
         self._done = True
+        atexit.unregister(self.discard)
         with contextlib.suppress(OSError, ValueError):
             self.text.close()
         if self._tmp is not None:
@@ -335,8 +338,8 @@ def write_files(files: Sequence[NewFile], rules: Rules, *, directory: str | None
     First two files with one name (each pair is said) write nothing; then
     every target is checked, and a refusal (each is said) writes nothing.
     Then ``directory`` is made if it is missing, each file is written under
-    its temporary name and synced, and only when all are are they put in
-    their places. With ``directory``, each name is an entry of it (a link
+    its temporary name, synced and closed, and only when all are are they
+    put in their places. With ``directory``, each name is an entry of it (a link
     there is not followed). A failure is a one-line error and an exit,
     every target as it was.
     """
@@ -366,13 +369,13 @@ def write_files(files: Sequence[NewFile], rules: Rules, *, directory: str | None
     opened: list[OutputFile] = []
     current = paths[0] if paths else ""
     try:
+        # One at a time, each closed before the next: an archive of many
+        # matches holds one descriptor, not one per file.
         for target, file in zip(targets, files, strict=True):
             current = target.name
             out = OutputFile._checked(target, rules)
             opened.append(out)
             out.binary.write(file.data)
-        for out in opened:
-            current = out._name
             out._ready()
         for out in opened:
             current = out._name
