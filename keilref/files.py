@@ -43,9 +43,10 @@ FMT_TEMP_SUFFIX = ".keilref-fmt.tmp"
 
 
 def is_temporary(name: str) -> bool:
-    """Whether a file called ``name`` (no directory) is one of keilref's
-    temporaries, which no directory search reads: a killed run leaves its
-    own behind, and its content is half a result."""
+    """Whether a file or directory called ``name`` (no directory part) is one
+    of keilref's temporaries, which no directory search reads: a killed run
+    leaves its own behind, and its content is half a result (or a copy of
+    standard input, in ``filter``'s)."""
     return name.startswith(OUTPUT_TEMP_PREFIX) or name.endswith((OUTPUT_TEMP_SUFFIX, FMT_TEMP_SUFFIX))
 
 

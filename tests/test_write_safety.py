@@ -465,3 +465,12 @@ def test_many_files_are_written_with_few_descriptors(tmp_path: Path) -> None:
     )
     assert done.returncode == EXIT_OK, done.stderr
     assert _files(tmp_path / "out") == sorted(f"many-{n}.moves.json" for n in range(1, 201))
+
+
+def test_filters_copy_of_standard_input_is_never_read_by_a_walk(tmp_path: Path) -> None:
+    """filter copies standard input to a directory of keilref's own; one left by a killed run is skipped."""
+    _record(tmp_path, "g.keil")
+    _record(tmp_path, ".keilref-k3yx9q2a/stdin.keil", ANNOTATED)
+    result = run("check", "-q", "--exclude", "nothing", str(tmp_path))
+    assert result.exit_code == EXIT_OK
+    assert result.stdout.startswith("1 game: 1 ok")

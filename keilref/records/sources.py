@@ -319,7 +319,8 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
     are skipped: a walk stays inside the tree it was given (a link out of it
     would have ``fmt --in-place`` rewrite a file elsewhere). So are
     directories whose names start with a dot, and keilref's own temporary
-    files (:func:`keilref.files.is_temporary`), whatever ``exclude`` says.
+    files and directories (:func:`keilref.files.is_temporary`), whatever
+    ``exclude`` says.
     """
     found: list[Source] = []
     links: list[str] = []
@@ -333,7 +334,7 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
         # they hold no archive a user meant to check, as ruff and git assume.
         below = os.path.relpath(root, top).replace(os.sep, "/")
         below = "" if below == "." else below + "/"
-        dirs[:] = sorted(name for name in dirs if not _excluded(name, below + name, exclude))
+        dirs[:] = sorted(name for name in dirs if not is_temporary(name) and not _excluded(name, below + name, exclude))
         # keilref's own temporaries are half a result, whatever the patterns say.
         files = [name for name in files if not is_temporary(name) and not _excluded(name, below + name, exclude)]
         links.extend(path for path in (os.path.join(root, name) for name in dirs) if os.path.islink(path))
