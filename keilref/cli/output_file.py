@@ -1,4 +1,6 @@
-"""Every file keilref writes: ``-o/--output-file``, the plot, ``import`` and ``export``.
+"""Every file keilref writes for the user: ``-o/--output-file``, the plot,
+``import`` and ``export`` (``fmt --in-place`` rewrites a file through
+:mod:`keilref.records.inplace`, whose metadata and sync rules this shares).
 
 What the command would write to standard output goes to the file instead,
 and the file appears whole when the command has done its work: it is written
