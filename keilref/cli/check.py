@@ -127,7 +127,7 @@ def check(
     )
     sources = project.with_rules(sources, rules)
     screen = sys.stdout  # the terminal, while -o takes standard output
-    with output_to(output) as target:
+    with output_to(output, sources) as target:
         _check(
             sources, missing, project, chosen, screen, target, rules=rules, strict=strict, quiet=quiet, jobs=jobs,
             encoding=encoding, patterns=patterns, scheduler=scheduler, show_settings=show_settings,

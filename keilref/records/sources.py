@@ -25,7 +25,7 @@ from typing import BinaryIO, cast
 
 from keilref.errors import RecordError
 from keilref.escaping import shown_name
-from keilref.files import refusal
+from keilref.files import is_temporary, refusal
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.records.abstract_games import MATCH_SUFFIXES
 from keilref.records.inputs import iter_source
@@ -318,7 +318,9 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
     Symbolic links, to files (with one of ``endings``) or to directories,
     are skipped: a walk stays inside the tree it was given (a link out of it
     would have ``fmt --in-place`` rewrite a file elsewhere). So are
-    directories whose names start with a dot.
+    directories whose names start with a dot, and keilref's own temporary
+    files and directories (:func:`keilref.files.is_temporary`), whatever
+    ``exclude`` says.
     """
     found: list[Source] = []
     links: list[str] = []
@@ -332,8 +334,9 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
         # they hold no archive a user meant to check, as ruff and git assume.
         below = os.path.relpath(root, top).replace(os.sep, "/")
         below = "" if below == "." else below + "/"
-        dirs[:] = sorted(name for name in dirs if not _excluded(name, below + name, exclude))
-        files = [name for name in files if not _excluded(name, below + name, exclude)]
+        dirs[:] = sorted(name for name in dirs if not is_temporary(name) and not _excluded(name, below + name, exclude))
+        # keilref's own temporaries are half a result, whatever the patterns say.
+        files = [name for name in files if not is_temporary(name) and not _excluded(name, below + name, exclude)]
         links.extend(path for path in (os.path.join(root, name) for name in dirs) if os.path.islink(path))
         for name in files:
             if name.endswith(endings):
