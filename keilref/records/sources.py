@@ -327,7 +327,7 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
         name = e.filename if isinstance(e.filename, str) else top
         found.append(Source(name, unreadable=e.strerror or str(e)))
 
-    for root, dirs, files in os.walk(top, onerror=unreadable, followlinks=False):
+    for root, dirs, files in _tree(top, unreadable):
         # By default hidden directories (.git, .venv, .cache...) are left out:
         # they hold no archive a user meant to check, as ruff and git assume.
         below = os.path.relpath(root, top).replace(os.sep, "/")
@@ -348,6 +348,38 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
                 elif stat.S_ISLNK(mode):
                     links.append(path)
     return sorted(found, key=lambda s: s.name), sorted(links)
+
+
+def _tree(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top, onerror=onerror, followlinks=False)``, top-down, in its
+    order, with a stack instead of recursion: Python 3.11's ``os.walk``
+    recurses once a level, and a tree about a thousand levels deep would end
+    the run. The caller may prune ``dirs`` in place, as with ``os.walk``."""
+    stack = [(top, False)]
+    while stack:
+        folder, below = stack.pop()
+        if below and os.path.islink(folder):
+            continue  # listed among the directories, never entered; asked as late as os.walk asks
+        dirs: list[str] = []
+        nondirs: list[str] = []
+        try:
+            entries = os.scandir(folder)
+        except OSError as e:
+            onerror(e)
+            continue
+        with entries:
+            try:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else nondirs).append(entry.name)
+            except OSError as e:
+                onerror(e)  # as os.walk: a folder that fails while being listed yields nothing
+                continue
+        yield folder, dirs, nondirs
+        stack.extend((os.path.join(folder, name), True) for name in reversed(dirs))
 
 
 def unreadable_error(source: Source, e: OSError) -> RecordError:
