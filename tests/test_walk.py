@@ -170,16 +170,24 @@ DEPTH = 1_000  # past Python's recursion limit, and what a recursive walk could 
 
 
 @pytest.fixture(scope="module")
-def deep_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    top = tmp_path_factory.mktemp("deep")
+def deep_tree() -> Iterator[Path]:
+    # Not under pytest's temporary folders: its clean-up (shutil.rmtree) recurses, and would fail later runs.
+    top = Path(tempfile.mkdtemp(prefix="keilref-deep-"))
     path = str(top)
     for _ in range(DEPTH):  # one level at a time: os.makedirs recurses too
         path = os.path.join(path, "d")
         os.mkdir(path)
-    folder = Path(path)
-    (folder / "g.keil").write_bytes(GAME.read_bytes())
+    (Path(path) / "g.keil").write_bytes(GAME.read_bytes())
     (top / "first.keil").write_bytes(GAME.read_bytes())
-    return top
+    try:
+        yield top
+    finally:
+        os.remove(os.path.join(path, "g.keil"))
+        os.remove(top / "first.keil")
+        while path != str(top):  # bottom up, one level at a time
+            os.rmdir(path)
+            path = os.path.dirname(path)
+        os.rmdir(top)
 
 
 @pytest.mark.parametrize("command", ["check", "fmt", "stats", "filter"])
