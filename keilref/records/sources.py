@@ -203,13 +203,18 @@ def expand_paths(
 
 def check_encoding(name: str) -> str | None:
     """The codec ``name`` stands for, or ``None`` for UTF-8 itself. ``ValueError``
-    for an unknown one, or one in which ``[``, ``{``, ``;`` and the line end
-    are not the bytes they are in ASCII (UTF-16 and the like): a file is cut
-    into games by those bytes before it is decoded."""
+    for an unknown one, one that is not a text encoding (``hex``, ``rot13``,
+    ``zlib``: bytes to bytes or text to text), or one in which ``[``, ``{``,
+    ``;`` and the line end are not the bytes they are in ASCII (UTF-16 and
+    the like): a file is cut into games by those bytes before it is decoded.
+    The command line's ``--encoding`` and the project's ``encoding`` both ask here."""
     try:
         info = codecs.lookup(name)
-    except LookupError:
+    except (LookupError, ValueError):
+        # ValueError: a name no codec could have (a NUL, a lone surrogate).
         raise ValueError(f"unknown encoding {name!r} (such as cp1252, latin-1 or utf-8)") from None
+    if not info._is_text_encoding:
+        raise ValueError(f"{name!r} is not a text encoding (such as cp1252, latin-1 or utf-8)")
     if info.name == "utf-8":
         return None
     if "[{;\n ".encode(info.name, "replace") != b"[{;\n ":
