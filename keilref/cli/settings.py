@@ -78,17 +78,34 @@ class Settings:
         return None if chosen == "utf-8" else chosen
 
     def rules_for(self, file: str) -> tuple[str | None, str]:
-        """The rules a record file is replayed under, and why (``per-path-rules "2019/*"``)."""
-        try:
-            relative = Path(os.path.abspath(file)).relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            relative = Path(file).as_posix()
+        """The rules a record file is replayed under, and why (``per-path-rules "2019/*"``).
+
+        A pattern is matched against the file's path below :attr:`root`: a
+        file outside it (``../g.keil``) matches none, whatever the pattern."""
+        relative = self._below_root(file) if self.per_path_rules else None
         for pattern, rules in self.per_path_rules:
-            if fnmatch.fnmatchcase(relative, pattern):
+            if relative is not None and fnmatch.fnmatchcase(relative, pattern):
                 return rules, f'per-path-rules "{pattern}"'
         if self.rules is not None:
             return self.rules, "rules"
         return None, "the record's Rules tag"
+
+    def _below_root(self, file: str) -> str | None:
+        """``file``'s path below :attr:`root`, with ``/`` between its parts; ``None`` outside it.
+
+        The root is found resolved; the file is tried as written and then
+        resolved, so that a path through a link to the project is still below it."""
+        try:
+            root = Path(os.path.realpath(self.root))
+            paths = (Path(os.path.abspath(file)), Path(os.path.realpath(file)))
+        except (OSError, ValueError):
+            return None  # no working directory, or a name no file can have
+        for path in paths:
+            try:
+                return path.relative_to(root).as_posix()
+            except ValueError:
+                continue
+        return None
 
 
 def find_settings(start: Path | None = None) -> Settings:
