@@ -282,6 +282,7 @@ def test_a_pipe_that_gives_little_at_a_time_is_decided_as_a_file_is(step: int) -
 def test_json_past_the_byte_cap_of_a_game_is_records_unless_its_name_says_match(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(inputs, "MAX_GAME_BYTES", 50_000)
     data = json.dumps({**MATCH, "padding": "z" * 60_000}).encode()
+    assert not is_match(data) and is_match(data, "big.moves.json")
     assert not any(isinstance(p, MatchBytes) for p in split_source(io.BytesIO(data), None))
     (piece,) = split_source(io.BytesIO(data), "big.moves.json")
     assert isinstance(piece, MatchBytes) and piece.piece.too_large and piece.data == b""

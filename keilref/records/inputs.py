@@ -56,13 +56,19 @@ def is_match(data: bytes, name: str | None = None) -> bool:
     """Whether a file, all of whose bytes are ``data``, is read as a match of
     abstract_games (else as ``.keil`` records): the one rule every reader follows
     (see the module's words)."""
-    return _decided(data, name, complete=True) is True
+    # Its first bytes tell most files apart, without decoding a large document whole.
+    decided = _decided(data[:_SNIFF], name, complete=False) if len(data) > _SNIFF else None
+    if decided is None:
+        decided = _decided(data, name, complete=True)
+    return decided is True
 
 
 def _decided(data: bytes, name: str | None, *, complete: bool) -> bool | None:
     """:func:`is_match` on a file's first bytes: ``None`` while they cannot tell."""
     if name is not None and is_match_name(name):
         return True
+    if len(data) > MAX_GAME_BYTES:
+        return False  # past the byte cap of a game, a file is not read whole
     try:
         text = codecs.getincrementaldecoder("utf-8")().decode(data, final=complete)
     except UnicodeDecodeError:
@@ -109,10 +115,7 @@ def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameByte
         head += more
         complete = len(more) < asked
         want *= 2
-        if len(head) > MAX_GAME_BYTES:
-            decided = False  # past the byte cap of a game, a file is not read whole
-        else:
-            decided = _decided(head, name, complete=complete)
+        decided = _decided(head, name, complete=complete)
     if not decided:
         yield from split_games(cast(BinaryIO, _Prefixed(head, stream)))
         return
