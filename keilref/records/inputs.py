@@ -28,7 +28,7 @@ from keilref.records.record import Record
 __all__ = ["MatchBytes", "is_match", "iter_source", "match_piece", "read_piece", "read_piece_match", "split_source"]
 
 _SNIFF = 4096
-"""Bytes looked at first to tell a match from records; doubled while they are still JSON."""
+"""Bytes looked at first to tell a match from records: most records are told by them."""
 _JSON_BLANK = " \t\n\r"
 _NEAR_END = 16
 """Characters from the end of a file's first bytes within which a JSON fault
@@ -102,20 +102,19 @@ def match_piece(data: bytes, size: int | None = None) -> MatchBytes:
 def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameBytes]:
     """The games of a file, cut but not read: a match as one piece, records as
     :func:`~keilref.records.parser.split_games` cuts them. Which it is,
-    :func:`is_match` decides, from as few bytes as tell."""
+    :func:`is_match` decides: from the first bytes for most files, from the
+    whole for one that is still JSON there."""
     head = _read(stream, _SNIFF)
     complete = len(head) < _SNIFF
     decided = _decided(head, name, complete=complete)
-    want = _SNIFF
-    while decided is None:
-        # Still JSON so far: read on, looking again each time the bytes double,
-        # so that the looking costs at most twice one reading of the file.
-        asked = min(want, MAX_GAME_BYTES + 1 - len(head))
+    if decided is None:
+        # Still JSON after the first look: the whole file decides, read up to
+        # one byte past the cap of a game (a file past it is records).
+        asked = MAX_GAME_BYTES + 1 - len(head)
         more = _read(stream, asked)
         head += more
         complete = len(more) < asked
-        want *= 2
-        decided = _decided(head, name, complete=complete)
+        decided = _decided(head, name, complete=complete)  # complete, or past the cap: decided
     if not decided:
         yield from split_games(cast(BinaryIO, _Prefixed(head, stream)))
         return
@@ -134,13 +133,15 @@ def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameByte
 
 def _read(stream: BinaryIO, n: int) -> bytes:
     """``n`` bytes of ``stream``, fewer only at its end (a pipe gives what it has)."""
-    data = b""
-    while len(data) < n:
-        more = stream.read(n - len(data))
+    parts: list[bytes] = []
+    got = 0
+    while got < n:
+        more = stream.read(min(n - got, _MATCH_CHUNK))
         if not more:
             break
-        data += more
-    return data
+        parts.append(more)
+        got += len(more)
+    return b"".join(parts)
 
 
 def read_piece_match(piece: GameBytes, filename: str | None = None) -> tuple[Record | RecordError | None, Match | None]:
