@@ -146,11 +146,14 @@ def test_the_library_reads_the_record_as_a_record(note: Path) -> None:
 
 
 def test_fmt_reads_the_record_as_a_record(note: Path) -> None:
-    result = run("fmt", "--diff", str(note))
-    assert "JSON" not in result.output
-    assert "match" not in result.output
-    assert result.exit_code in (0, 1)  # a diff or none: the record was read, not refused
-    assert "(file left as it is)" not in result.output
+    # The reproducer is in the canonical layout: fmt reads it as the record it is, and finds nothing to change.
+    result = run("fmt", "--check", str(note))
+    assert (result.exit_code, result.output) == (0, "")
+    moved = note.with_name("moved.keil")
+    moved.write_text(RECORD.replace("1. d4 e5 *", "1.   d4    e5 *"), encoding="utf-8")
+    result = run("fmt", "--in-place", str(moved))
+    assert result.exit_code == 0, result.output
+    assert moved.read_text(encoding="utf-8") == RECORD
 
 
 def test_the_language_server_reads_the_record_as_a_record(note: Path) -> None:
