@@ -36,6 +36,7 @@ __all__ = [
     "glyphed",
     "illegal_on_line",
     "illegal_turn",
+    "internal_error",
     "line_choice",
     "line_has_no_turn",
     "line_title",
@@ -146,6 +147,12 @@ def illegal_turn(turn: int, token: str, reason: str, repeats_turn: int | None = 
     if repeats_turn is not None:
         text += f" (repeats turn {repeats_turn})"
     return text
+
+
+def internal_error(doing: str, error: BaseException) -> str:
+    """A fault of keilref's own met while ``doing`` (``reading``, ``checking``)
+    one game: that game's error, so that the others keep their verdicts."""
+    return f"internal error while {doing} this game: {type(error).__name__}: {error}"
 
 
 def may_resume(player: Color) -> str:
