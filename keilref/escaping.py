@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["RunnerGuard", "code_point", "defused", "one_line", "runner_command_line", "shown_name"]
+__all__ = ["RunnerGuard", "code_point", "defused", "in_script", "one_line", "runner_command_line", "shown_name"]
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -148,6 +148,20 @@ class RunnerGuard:
 def _is_blank(char: str) -> bool:
     """White space within a line, or the byte-order mark (what :data:`_BLANK` matches)."""
     return char == "\ufeff" or (char.isspace() and char not in _BREAKS)
+
+
+def in_script(json_text: str) -> str:
+    """JSON text as it may stand inside an HTML ``<script>`` element: every
+    ``<`` written ``\\u003c``.
+
+    Escaping ``</`` alone is not enough: after ``<!--`` and then ``<script``
+    (``[Round "<!-- x"]``, ``[Black "<script>"]``) the HTML parser is in its
+    double-escaped script state, where ``</script>`` no longer ends the
+    element, and the page's own script is swallowed into the data. With no
+    ``<`` in it the parser never leaves plain script data. In JSON a ``<``
+    stands only inside a string, where ``\\u003c`` means the same character.
+    """
+    return json_text.replace("<", "\\u003c")
 
 
 _CONTROL_NAMES = {
