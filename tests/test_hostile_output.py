@@ -176,7 +176,8 @@ def test_standings_print_a_hostile_event_defused(hostile: list[str]) -> None:
         "\ufeff\\x3a:warning::bomEvent: 2 players, 2 games counted, 1 not counted",
     ]
     # Only the line start is touched: inside a line the text stays as written.
-    assert "  round ::stop-commands::pwned3, ::stop-commands::pwnedb - ::stop-commands::pwneda: illegal" in result.stdout
+    inside = "  round ::stop-commands::pwned3, ::stop-commands::pwnedb - ::stop-commands::pwneda: illegal"
+    assert inside in result.stdout
 
 
 def test_a_hostile_event_after_a_bare_carriage_return_is_escaped_in_its_line(hostile: list[str]) -> None:
@@ -266,3 +267,35 @@ def test_bytes_after_text_keep_their_order() -> None:
     stream.write("x\n:")
     stream.buffer.write(b"[Event]")
     assert raw.getvalue() == b"x\n:[Event]"
+
+
+def test_show_settings_names_each_file_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    name = "nl\n::error file=x::nl.keil"
+    Path(name).write_text(_standings_file("x"), encoding="utf-8")
+    result = run("check", "--show-settings", name)
+    assert result.exit_code == 0
+    last = result.stdout.splitlines()[-1]
+    assert last == "nl\\x0a::error file=x::nl.keil: rules from each game (the record's Rules tag)"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["check"], ["stats"], ["filter"], ["fmt", "--check"], ["export", "--to", "abstract-games"], ["show"], ["legal"]],
+)
+def test_a_path_after_double_dash_is_a_path_whatever_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """What the Action relies on: after ``--`` a name like an option is a file."""
+    monkeypatch.chdir(tmp_path)
+    Path("--exit-zero").write_text(_standings_file("x"), encoding="utf-8")
+    Path("victim.txt").write_text("kept\n", encoding="utf-8")
+    result = run(*command, "--", "--exit-zero")
+    assert "no such file" not in result.stderr, result.stderr
+    if command == ["check"]:
+        assert result.exit_code == 1  # the illegal third game fails the check: --exit-zero was not taken
+        assert "--exit-zero:53:7: game 3: illegal" in result.stdout
+    missing = run(*command, "--", "--output-file=victim.txt")
+    assert missing.exit_code == 2
+    assert "keilref: --output-file=victim.txt: no such file or directory" in missing.stderr
+    assert Path("victim.txt").read_bytes() == b"kept\n"

@@ -120,7 +120,8 @@ def test_the_table_pages(page: Any) -> None:
     shown = _rows(page)
     assert [r[0] for r in shown] == [str(i) for i in range(TABLE_FIRST_PAGE + 1, GAMES + 1)]
     assert shown[0][4] == f"<!-- {TABLE_FIRST_PAGE + 1}"
-    assert page.find_element(by().CSS_SELECTOR, ".page-of").text == f"rows {TABLE_FIRST_PAGE + 1}–{GAMES} of {GAMES} (page 2 of 2)"
+    where = f"rows {TABLE_FIRST_PAGE + 1}–{GAMES} of {GAMES} (page 2 of 2)"
+    assert page.find_element(by().CSS_SELECTOR, ".page-of").text == where
 
 
 def test_the_table_filters(page: Any) -> None:

@@ -92,6 +92,7 @@ def test_the_summary_of_hostile_names_and_tags_holds_no_link(
     assert len(rows) == len(files) * ANNOTATION_LIMIT
     assert [row[0] for row in rows[::ANNOTATION_LIMIT]] == files
     assert [row[4] for row in rows[:ANNOTATION_LIMIT]] == [
-        f'game {i + 1}: error: Rules "www.evil{i}.example" is not a known rule set (known: dehil, keil, keil-2019, yugo)'
+        f'game {i + 1}: error: Rules "www.evil{i}.example" is not a known rule set'
+        " (known: dehil, keil, keil-2019, yugo)"
         for i in range(ANNOTATION_LIMIT)
     ]
