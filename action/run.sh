@@ -34,24 +34,43 @@ read_paths() {
 # target: the absolute path of the report file $1 names, refused unless it
 # lies inside the workspace and no symbolic link leads to it (a link in a
 # pull request could send the report over any file the job can write).
+# Plain bash (3.2 too, as macOS has it), not realpath -m, which macOS lacks.
 report_target() {
-  local given=$1 root full logical real
-  root=$(realpath -e -- "${GITHUB_WORKSPACE:-$PWD}")
-  if [[ $given == /* ]]; then
-    full=$given
-  else
-    full="$(pwd -P)/$given"
+  local given=$1 root path part logical at
+  local -a parts=() names=()
+  if [[ -z $given ]]; then
+    say "sarif-file is empty; give a path in the workspace"
+    exit 2
   fi
-  logical=$(realpath -m -s -- "$full")
-  real=$(realpath -m -- "$full")
+  root=$(cd -P -- "${GITHUB_WORKSPACE:-.}" && pwd)
+  if [[ $given == /* ]]; then
+    path=$given
+  else
+    path="$(pwd -P)/$given"
+  fi
+  # ".." and "." resolved as written, before any link is looked at.
+  IFS=/ read -r -a names <<<"$path"
+  for part in ${names[@]+"${names[@]}"}; do
+    case $part in
+    "" | .) ;;
+    ..) parts=(${parts[@]+"${parts[@]:0:${#parts[@]}-1}"}) ;;
+    *) parts+=("$part") ;;
+    esac
+  done
+  logical="/$(IFS=/ && echo "${parts[*]-}")"
   if [[ $logical != "$root"/* ]]; then
     say "sarif-file: $given is not inside the workspace ($root); give a path in it"
     exit 2
   fi
-  if [[ $real != "$logical" ]]; then
-    say "sarif-file: $given leads through a symbolic link (to $real); give a path without one"
-    exit 2
-  fi
+  at=$root
+  IFS=/ read -r -a names <<<"${logical#"$root"/}"
+  for part in "${names[@]}"; do
+    at="$at/$part"
+    if [[ -L $at ]]; then
+      say "sarif-file: $given leads through a symbolic link ($at); give a path without one"
+      exit 2
+    fi
+  done
   target=$logical
 }
 
@@ -70,7 +89,7 @@ check)
   # shellcheck disable=SC2206
   args=(${KEILREF_ARGS-})
   set +f
-  keilref "${args[@]}" -- "${paths[@]}"
+  keilref ${args[@]+"${args[@]}"} -- "${paths[@]}"
   ;;
 *)
   say "unknown step '${1-}' (expected sarif or check)"
