@@ -171,10 +171,10 @@ class RunnerSafeStream(io.TextIOBase):
         self.stream.flush()
 
     def close(self) -> None:
-        # The terminal's stream is not this one's to close.
+        # The terminal's stream is not this one's to close, and may be closed already.
         with contextlib.suppress(OSError, ValueError):
             self.finish()
-        super().close()
+            super().close()
 
     def writable(self) -> bool:
         return True
