@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from keilref.engine.rules import all_rules
+from keilref.escaping import shown_name
 from keilref.formats import FORMATS
 from keilref.records.sources import DEFAULT_EXCLUDE, Source, check_encoding
 
@@ -316,7 +317,8 @@ def print_settings(project: Settings, sources: list[Any], **effective: Any) -> N
     """``check --show-settings``: each setting's value and where it comes from, then each file's rules."""
     import typer
 
-    typer.echo(f"settings: {project.path if project.path is not None else 'none found (keilref defaults)'}")
+    where = shown_name(str(project.path)) if project.path is not None else "none found (keilref defaults)"
+    typer.echo(f"settings: {where}")
     for name, value in effective.items():
         if name == "rules":
             continue
@@ -326,8 +328,8 @@ def print_settings(project: Settings, sources: list[Any], **effective: Any) -> N
         typer.echo(f"{key} = {shown!r} ({origin})")
     for source in sources:
         if effective.get("rules") is not None:
-            typer.echo(f"{source.name}: rules {effective['rules']} (--rules)")
+            typer.echo(f"{shown_name(source.name)}: rules {effective['rules']} (--rules)")
             continue
         rules, why = project.rules_for(source.name)
-        typer.echo(f"{source.name}: rules {rules or 'from each game'} ({why})")
+        typer.echo(f"{shown_name(source.name)}: rules {rules or 'from each game'} ({why})")
 
