@@ -44,7 +44,7 @@ class Sources:
     """The records a command reads, and how they were found."""
 
     sources: list[Source]
-    """In the order given, each with the rule set the project gives its path."""
+    """In the order given, each with the rule set the project gives its path (none when the caller gives one)."""
     encoding: str | None
     """The encoding they are read in (``None``: UTF-8)."""
     exclude: tuple[str, ...]
@@ -100,8 +100,9 @@ class Project:
 
         What the caller is given wins over the project's settings: ``encoding``
         (the codec ``--encoding`` names), ``exclude`` and ``extend_exclude``
-        (see :meth:`search_patterns`), and ``rules`` (one rule set for every
-        record, in place of the per-path ones). ``stdin_filename`` is the name
+        (see :meth:`search_patterns`), and ``rules`` (``--rules``: the caller
+        replays every record under it, so no source is given the project's;
+        see :meth:`with_rules`). ``stdin_filename`` is the name
         standard input is read under, and given its settings under. The rest
         is :func:`~keilref.records.sources.expand_paths`'s, which raises
         :class:`~keilref.records.sources.PathError` unless ``on_error`` is given.
