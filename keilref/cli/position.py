@@ -22,7 +22,6 @@ from keilref.referee.clocks import has_clocks, last_clocks
 from keilref.referee.lines import Node, find_line, replay_node, tree, variation_places
 from keilref.referee.replay import Replay, replay
 
-from keilref.cli.settings import load_settings
 from keilref.cli.output_file import OutputFileOption, output_path, output_to
 from keilref.cli.app import (
     EncodingOption,
@@ -36,6 +35,7 @@ from keilref.cli.app import (
     _choose,
     fail,
     fail_at,
+    load_project,
     say_at,
     app,
 )
@@ -45,7 +45,7 @@ def _load(file: str, game: int, encoding: str | None = None) -> Record:
     """The ``game``-th record of ``file`` (read in ``encoding``, else the
     project's, else UTF-8), or a one-line error and exit."""
     try:
-        item = nth_game(file, game, encoding=load_settings().encoding_for(encoding))
+        item = nth_game(file, game, encoding=load_project().encoding_for(encoding))
     except (PathError, NoSuchGame) as e:
         fail(str(e))
     if isinstance(item, RecordError):
