@@ -31,9 +31,12 @@ __all__ = [
     "back_to",
     "CROSSTABLE_CAPTION",
     "FAILING_HEADING",
+    "NOT_COUNTED_MARK",
     "STANDINGS_NOTE",
+    "TEXT_NOT_COUNTED_MARK",
     "bad_line_name",
     "clocks",
+    "crosstable_caption",
     "fault_sentence",
     "glyphed",
     "illegal_hover",
@@ -317,8 +320,11 @@ def variation_illegal(
 
 
 def illegal_label(what: str) -> str:
-    """An illegal turn labelled as one wherever it is shown beside other things
-    (a board's caption, a message): ``illegal: move 16 (Black) e2, turn 31: superko``."""
+    """An illegal turn labelled as one where it is shown beside other things
+    (a board's caption, ``show``'s message, the report's viewer):
+    ``illegal: move 16 (Black) e2, turn 31: superko``. A verdict's line that
+    names its status (``game 3: illegal: ...``) writes the status's value, as
+    every status is written there and in jsonl."""
     return f"illegal: {what}"
 
 
@@ -424,19 +430,28 @@ def fault_sentence(v: Verdict, fault: Fault | None = None) -> str:
         return f"game {v.game}: warning: {fault.message}"
     if rule == "unfinished":
         return f"game {v.game}: unfinished: {unfinished_message(v)}"
-    if v.status.value == "illegal":
-        return f"game {v.game}: {illegal_label(verdict_message(v))}"
     return f"game {v.game}: {v.status.value}: {verdict_message(v)}"
 
 
 # -- the HTML report ------------------------------------------------------------
 
 FAILING_HEADING = "Failing games"
+NOT_COUNTED_MARK = "✗"
+"""The report's crosstable's mark for a game that is not counted, before its status."""
+TEXT_NOT_COUNTED_MARK = "x"
+"""The text crosstable's mark for a game that is not counted."""
 STANDINGS_NOTE = (
-    "Only games whose verdict is ok count; a game that is not ok is marked ✗ in the crosstable "
+    f"Only games whose verdict is ok count; a game that is not ok is marked {NOT_COUNTED_MARK} in the crosstable "
     "and links to its fault."
 )
-CROSSTABLE_CAPTION = "crosstable: points scored against each opponent, a game at a time (✗: not counted)"
+
+
+def crosstable_caption(mark: str) -> str:
+    """What a crosstable shows, and the ``mark`` it gives a game that is not counted."""
+    return f"crosstable: points scored against each opponent, a game at a time ({mark}: not counted)"
+
+
+CROSSTABLE_CAPTION = crosstable_caption(NOT_COUNTED_MARK)
 
 
 def viewers_stop(cap: int) -> str:
