@@ -59,13 +59,12 @@ def test_the_page_holds_the_script_the_package_ships_with_its_words_filled_in(tm
 
 def test_each_file_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[str] = []
-    files = resources.files
 
     def counted(package: str) -> Traversable:
         opened.append(package)
-        return files(package)
+        return resources.files(package)
 
-    monkeypatch.setattr(html.resources, "files", counted)
+    monkeypatch.setattr(html, "package_files", counted)
     first = report(tmp_path)
     second = report(tmp_path)
     assert first == second
