@@ -485,7 +485,7 @@ def _line_position_text(node: Node, shift: int) -> str:
     t = rep.illegal
     what = wording.illegal_on_line(_place(bad, shift), t.turn, t.point, t.reason, t.repeats_turn)
     before = wording.picture_note(_place(bad.parent, shift), t.turn - 1, None)
-    title = f"**Illegal**: {what}\n\nThe position before it ({before}): {wording.play_state(g)}"
+    title = wording.illegal_hover(what, before, wording.play_state(g))
     return _board_text(title, g, captures=False)
 
 

@@ -67,8 +67,7 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
             file,
             t.line,
             t.column,
-            f"game {game}: illegal: {wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)};"
-            " showing the position before it",
+            wording.showing_before(game, wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)),
         )
     return rep
 
@@ -224,7 +223,7 @@ def _say_illegal(file: str, game: int, rep: Replay, bad: Node) -> None:
     assert t is not None
     at = None if bad.variation is None else (bad.variation.line, bad.variation.column)
     what = wording.illegal_on_line(at, t.turn, t.point, t.reason, t.repeats_turn)
-    say_at(file, t.line, t.column, f"game {game}: illegal: {what}; showing the position before it")
+    say_at(file, t.line, t.column, wording.showing_before(game, what))
 
 
 @app.command()
