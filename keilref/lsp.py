@@ -343,8 +343,17 @@ def _repeated(lines: _Lines, shift: int, repeated: Turn, turn: int) -> list[lsp.
     return [lsp.DiagnosticRelatedInformation(location=where, message=f"the position after turn {turn}, repeated")]
 
 
+def _opened(ls: KeilServer, uri: str) -> TextDocument | None:
+    """The open document ``uri``; ``None`` for one the client never opened
+    (pygls would read it from disk, or fail to)."""
+    document: TextDocument | None = ls.workspace.text_documents.get(uri)
+    return document
+
+
 def publish(ls: KeilServer, uri: str) -> None:
-    document = ls.workspace.get_text_document(uri)
+    document = _opened(ls, uri)
+    if document is None:
+        return
     diagnostics, games, checked = ls.check(document)
     # Said to the client's log, so a user (and the tests) can see the cache at
     # work; before the diagnostics, so it has arrived when they have.
@@ -429,7 +438,9 @@ def _place(node: Node | None, shift: int) -> wording.Place | None:
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
-    document = ls.workspace.get_text_document(params.text_document.uri)
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
     line = params.position.line + 1
     column = _code_points(_Lines.of(document).at(line), params.position.character)
     found = ls.game_at(document.uri, line)
@@ -496,7 +507,9 @@ def _board_text(title: str, g: Game, *, captures: bool) -> str:
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
-    document = ls.workspace.get_text_document(params.text_document.uri)
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
     # Read as standard input is: from memory, with no file on disk to stat.
     source = _TextSource(STDIN, document.source.encode("utf-8", "surrogatepass"))
     try:
@@ -519,7 +532,9 @@ def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp
     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
 )
 def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-    document = ls.workspace.get_text_document(params.text_document.uri)
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return []
     state = ls.documents.get(document.uri)
     if state is None:
         return []
@@ -583,4 +598,6 @@ def _action(lines: _Lines, title: str, where: lsp.Range, text: str) -> lsp.CodeA
 
 def serve() -> None:
     """Speak LSP on standard input and output until the client says exit."""
-    server.start_io()
+    from keilref.lsp_wire import serve_io
+
+    serve_io(server)
