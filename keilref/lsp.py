@@ -16,17 +16,20 @@ responsive while one of them is edited.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import functools
 import io
 from pathlib import Path
 import re
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from lsprotocol import types as lsp
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.server import LanguageServer
-from pygls.workspace import TextDocument
+from pygls.workspace import TextDocument, Workspace
 
 from keilref import wording
 from keilref.engine.game import Game
@@ -34,6 +37,7 @@ from keilref.errors import KeilrefError, RecordError
 from keilref.formats.findings import Finding, findings
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.parser import GameBytes
+from keilref.records.positions import LineIndex
 from keilref.records.record import Record, Turn
 from keilref.records.reformat import FormatError, format_source
 from keilref.records.sources import STDIN, Source
@@ -104,6 +108,8 @@ class DocumentState:
     """The rule set the project's settings give the document's path (``None``: each game's Rules tag)."""
     settings_error: str | None = None
     """Why the project's settings could not be read, as last said."""
+    lines: _Lines | None = None
+    """The places of the document's text as last asked for (kept while the text is the same)."""
 
 
 class _TextSource(Source):
@@ -120,6 +126,43 @@ class _TextSource(Source):
         return len(self._data)  # type: ignore[attr-defined]
 
 
+_LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
+
+
+class _Document(TextDocument):
+    """pygls's document, its lines split where LSP splits them: pygls splits as
+    ``str.splitlines`` does, so an editor's change after a U+2028 or a form
+    feed would land on the wrong line of the server's copy."""
+
+    @property
+    def lines(self) -> list[str]:
+        found: list[str] = _LSP_LINE.findall(self.source)
+        return found
+
+
+class _Workspace(Workspace):
+    def _create_text_document(
+        self, doc_uri: str, source: str | None = None, version: int | None = None, language_id: str | None = None
+    ) -> TextDocument:
+        return _Document(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self._position_codec,
+        )
+
+
+class _Protocol(LanguageServerProtocol):
+    @lsp_method(lsp.INITIALIZE)
+    def lsp_initialize(self, params: lsp.InitializeParams) -> lsp.InitializeResult:
+        result = super().lsp_initialize(params)
+        # pygls makes its workspace here, with no way to choose its documents' class.
+        self._workspace.__class__ = _Workspace
+        return result
+
+
 class KeilServer(LanguageServer):
     """The server, with each open document's checked games.
 
@@ -129,7 +172,7 @@ class KeilServer(LanguageServer):
     """
 
     def __init__(self) -> None:
-        super().__init__("keilref", _version())
+        super().__init__("keilref", _version(), protocol_cls=_Protocol)
         self.documents: dict[str, DocumentState] = {}
         self.checked = 0
         """How many games were checked (not taken from the cache), in all."""
@@ -175,7 +218,7 @@ class KeilServer(LanguageServer):
         state.games = games
         self.checked += checked
         failing = [(game, shift) for game, shift in games if game.found]
-        lines = _Lines.of(document) if failing else _Lines(document.uri, [])
+        lines = _Lines.of(self, document) if failing else _Lines(document.uri, "")
         diagnostics = [d for game, shift in failing for d in _diagnostics(game, shift, lines)]
         return diagnostics, len(games), checked
 
@@ -244,46 +287,91 @@ def _check_piece(piece: GameBytes, name: str, index: int, rules: str | None = No
 # Positions: keilref counts columns in code points from 1, LSP in UTF-16 units from 0.
 
 
-@dataclass(frozen=True)
-class _Lines:
-    """A document's lines, split once for a request: pygls splits the whole
-    document again each time its ``lines`` are asked for."""
+_LSP_LINE_END = re.compile(r"\r\n?|\n")
+"""Where LSP ends a line (its only three), whatever else the text holds."""
 
-    uri: str
-    lines: list[str]
+
+class _Lines:
+    """A document's places both ways, built once for its text: keilref's
+    (the record format's lines, :class:`keilref.records.positions.LineIndex`)
+    and the editor's (LSP's lines, columns in UTF-16 units)."""
+
+    def __init__(self, uri: str, text: str, encoding: str = lsp.PositionEncodingKind.Utf16) -> None:
+        self.uri = uri
+        self.text = text
+        self.encoding = encoding
+        self.index = LineIndex(text)
+        if "\r" in text or text.startswith("\ufeff"):
+            starts = array("q", [0])
+            starts.extend(m.end() for m in _LSP_LINE_END.finditer(text))
+            self.lsp_starts = starts
+        else:
+            self.lsp_starts = self.index.starts  # a line feed ends both kinds of line, and only it
 
     @classmethod
-    def of(cls, document: TextDocument) -> _Lines:
-        return cls(document.uri, document.lines)
+    def of(cls, ls: KeilServer, document: TextDocument) -> _Lines:
+        """The document's places, kept until its text changes (a hover does not split it again)."""
+        state = ls.documents.get(document.uri)
+        text = document.source
+        if state is not None and state.lines is not None and state.lines.text is text:
+            return state.lines
+        lines = cls(document.uri, text, ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
+        if state is not None:
+            state.lines = lines
+        return lines
 
     def at(self, line: int) -> str:
-        """The 1-based ``line`` (empty past the end)."""
-        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        """The text of keilref's 1-based ``line`` (empty past the end)."""
+        return self.index.line(line)
 
+    def lines(self) -> int:
+        """How many of keilref's lines."""
+        return len(self.index)
 
-def _utf16(text: str, column: int) -> int:
-    """The UTF-16 offset of the 1-based code point ``column`` in ``text``."""
-    head = text[: max(column - 1, 0)]
-    return len(head.encode("utf-16-le", "surrogatepass")) // 2
+    def position(self, offset: int) -> lsp.Position:
+        """The LSP position of the character at ``offset``."""
+        line = max(bisect.bisect_right(self.lsp_starts, offset) - 1, 0)
+        return lsp.Position(line=line, character=self._units(self.text[self.lsp_starts[line] : offset]))
 
+    def _units(self, text: str) -> int:
+        """How long ``text`` is in the units the client counts columns in."""
+        if self.encoding == lsp.PositionEncodingKind.Utf32:
+            return len(text)
+        if self.encoding == lsp.PositionEncodingKind.Utf8:
+            return len(text.encode("utf-8", "surrogatepass"))
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
-def _code_points(text: str, character: int) -> int:
-    """The 1-based code point column of the UTF-16 offset ``character``."""
-    units = 0
-    for i, c in enumerate(text):
-        if units >= character:
-            return i + 1
-        units += 2 if ord(c) > 0xFFFF else 1
-    return len(text) + 1
+    def at_place(self, line: int, column: int) -> lsp.Position:
+        """The LSP position of keilref's ``line:column``."""
+        return self.position(self.index.offset(line, column))
+
+    def offset(self, position: lsp.Position) -> int:
+        """The offset of an LSP position, held to its line."""
+        if position.line >= len(self.lsp_starts):
+            return len(self.text)
+        start = self.lsp_starts[position.line]
+        end = self.lsp_starts[position.line + 1] if position.line + 1 < len(self.lsp_starts) else len(self.text)
+        ending = _LSP_LINE_END.search(self.text, start, end)
+        end = ending.start() if ending is not None else end
+        units = 0
+        for i in range(start, end):
+            if units >= position.character:
+                return i
+            units += self._units(self.text[i])
+        return end
+
+    def place(self, position: lsp.Position) -> tuple[int, int]:
+        """Keilref's 1-based line and column of an LSP position."""
+        return self.index.place(self.offset(position))
 
 
 def _token_range(lines: _Lines, line: int, column: int) -> lsp.Range:
     """From ``line:column`` to the end of the token there (a whole tag for ``[``)."""
-    text = lines.at(line)
-    match = _TOKEN.match(text, max(column - 1, 0))
-    end = match.end() + 1 if match is not None and match.end() > column - 1 else column + 1
-    start = lsp.Position(line=max(line - 1, 0), character=_utf16(text, column))
-    return lsp.Range(start=start, end=lsp.Position(line=start.line, character=_utf16(text, end)))
+    start = lines.index.offset(line, column)
+    _, line_end = lines.index.line_span(line)
+    match = _TOKEN.match(lines.text, start, line_end)
+    end = match.end() if match is not None and match.end() > start else min(start + 1, len(lines.text))
+    return lsp.Range(start=lines.position(start), end=lines.position(end))
 
 
 # ---------------------------------------------------------------------------
@@ -441,8 +529,7 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     document = _opened(ls, params.text_document.uri)
     if document is None:
         return None
-    line = params.position.line + 1
-    column = _code_points(_Lines.of(document).at(line), params.position.character)
+    line, column = _Lines.of(ls, document).place(params.position)
     found = ls.game_at(document.uri, line)
     if found is None or found[0].record is None:
         return None
@@ -518,8 +605,8 @@ def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp
         return None  # a document that does not parse would lose what was not understood
     if not formatted.changed:
         return []
-    lines = document.lines
-    end = lsp.Position(line=len(lines), character=0)
+    text = document.source
+    end = _Lines.of(ls, document).position(len(text))
     return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=formatted.text)]
 
 
@@ -538,13 +625,13 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
     state = ls.documents.get(document.uri)
     if state is None:
         return []
-    first, last = params.range.start.line + 1, params.range.end.line + 1
+    lines = _Lines.of(ls, document)
+    first, last = lines.place(params.range.start)[0], lines.place(params.range.end)[0]
     out: list[lsp.CodeAction] = []
-    lines = _Lines.of(document)
     games = state.games
     for i, (game, shift) in enumerate(games):
         start = game.line + shift
-        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else len(lines.lines)
+        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else lines.lines()
         if end < first or start > last:
             continue
         out.extend(_fixes(game, shift, lines))
@@ -566,7 +653,7 @@ def _fixes(game: CheckedGame, shift: int, lines: _Lines) -> Iterable[lsp.CodeAct
             # Where `keilref fmt` would put it: before the Result tag, else after the last tag.
             later = [t.line for t in record.tags if t.name == "Result"]
             at = min(later) - 1 if later else max(t.line for t in record.tags)
-            where = lsp.Position(line=at + shift, character=0)
+            where = lines.at_place(at + shift + 1, 1)
             yield _action(lines, 'Add [Button "yes"]', lsp.Range(start=where, end=where), '[Button "yes"]\n')
     if v.error is not None:
         wrong = _WRONG_NUMBER.search(v.error.message)
@@ -585,9 +672,8 @@ def _fixes(game: CheckedGame, shift: int, lines: _Lines) -> Iterable[lsp.CodeAct
 
 
 def _edit(lines: _Lines, title: str, line: int, column: int, old: str, new: str) -> lsp.CodeAction:
-    text = lines.at(line)
-    start = lsp.Position(line=line - 1, character=_utf16(text, column))
-    end = lsp.Position(line=line - 1, character=_utf16(text, column + len(old)))
+    start = lines.at_place(line, column)
+    end = lines.at_place(line, column + len(old))
     return _action(lines, title, lsp.Range(start=start, end=end), new)
 
 

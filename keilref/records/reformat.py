@@ -18,7 +18,6 @@ import codecs
 import difflib
 import io
 import os
-import re
 import dataclasses
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -29,6 +28,7 @@ from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.records.inplace import FileState, ReplaceError, replace_file
 from keilref.records.parser import iter_games
+from keilref.records.positions import split_lines
 from keilref.records.record import Record
 from keilref.records.writer import write_record, write_records
 
@@ -88,8 +88,8 @@ class Formatted:
         """The lines of :meth:`diff`: the two file names first, then the hunks."""
         if not self.changed:
             return []
-        old = _lines(self.original.decode(self.encoding))
-        new = _lines(self.text)
+        old = split_lines(self.original.decode(self.encoding))
+        new = split_lines(self.text)
         out = []
         labels = (f"{shown_name(self.name)}\t(original)", f"{shown_name(self.name)}\t(formatted)")
         for line in difflib.unified_diff(old, new, *labels, lineterm="\n"):
@@ -97,17 +97,6 @@ class Formatted:
             if not line.endswith("\n"):
                 out.append("\n\\ No newline at end of file\n")
         return out
-
-
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
-
-
-def _lines(text: str) -> list[str]:
-    """The lines of ``text`` with their endings. A line ends at a line feed
-    only, as the record format says: ``str.splitlines`` would also cut at a
-    lone CR, a form feed, U+001C..U+001E, U+0085 or U+2028, which a comment
-    or a tag value may hold, and the diff would not apply."""
-    return _LINE.findall(text)
 
 
 def format_source(
