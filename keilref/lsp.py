@@ -10,7 +10,13 @@ It needs the optional ``pygls`` (``pip install 'keilref[lsp]'``). A document
 is cut into games, after an edit again only where it changed
 (:func:`keilref.records.cutting.recut`), and a game is checked again only
 when its own text changed: an archive of thousands of games stays
-responsive while one of them is edited.
+responsive while one of them is edited. Games are checked in rounds of
+:data:`ROUND` seconds, top down, the first round's diagnostics sent at once
+and requests answered between rounds; of each game its verdict is kept, not
+its record; past :data:`MAX_GAMES` games or :data:`MAX_DOCUMENT` bytes one
+diagnostic says why the server stops. Places are the record format's
+(:class:`keilref.records.positions.LineIndex`), given in LSP's lines and
+columns; the input is read with bounds (:mod:`keilref.lsp_wire`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import asyncio
 import bisect
 import functools
 import io
+import time
 from pathlib import Path
 import re
 from array import array
@@ -36,6 +43,7 @@ from keilref.engine.game import Game
 from keilref.errors import KeilrefError, RecordError
 from keilref.formats.findings import Finding, findings
 from keilref.records.cutting import Cut, cut, recut
+from keilref.records.inputs import read_piece
 from keilref.records.parser import GameBytes
 from keilref.records.positions import LineIndex
 from keilref.records.record import Record, Turn
@@ -47,11 +55,25 @@ from keilref.referee.lines import Node, has_variations, replay_node
 from keilref.referee.verdict import Status, Verdict
 from keilref.values import Reason
 
-__all__ = ["DEBOUNCE", "KeilServer", "server"]
+__all__ = ["DEBOUNCE", "MAX_DOCUMENT", "MAX_GAMES", "ROUND", "KeilServer", "server"]
 
 DEBOUNCE = 0.3
 """Seconds of quiet after a change before the document is checked again:
 typing a move should not check the archive at each key."""
+
+ROUND = 0.25
+"""Seconds of checking at a time: between rounds the server answers what
+was asked meanwhile (a hover, a formatting), and the first round's
+diagnostics are sent at once, the rest when every game is checked."""
+
+MAX_GAMES = 200_000
+"""The most games of one document the server checks; of a longer one, it
+checks these and says in one diagnostic, at the first game past them, why
+it stops (``keilref check`` checks a file of any length)."""
+
+MAX_DOCUMENT = 128 * 1024 * 1024
+"""The largest document the server checks, in bytes of UTF-8; of a larger
+one it checks nothing and says why in one diagnostic on its first line."""
 
 SOURCE = "keilref"
 
@@ -69,12 +91,22 @@ _TOKEN = re.compile(r"\[[^\]\n]*\]?|[^\s{}()\[\]]+")
 
 @dataclass
 class CheckedGame:
-    """One game as it was last checked, where it then started."""
+    """One game as it was last checked, where it then started.
+
+    Its record is not kept (a parse tree costs many times its verdict, and
+    an archive has thousands of games): it is read again from the game's
+    bytes for the few things that need it, a hover or a fix.
+    """
 
     line: int
     """The 1-based line of the game's first byte when it was checked."""
     verdict: Verdict
-    record: Record | None
+    piece: GameBytes
+    """The game's bytes as it was checked, placed where they then stood."""
+    name: str
+    """What the verdicts call the document."""
+    readable: bool = True
+    """Whether the game has a record (else it is an error, and has none)."""
     last_line: int = 0
     """The game's last line when it was checked (its blank lines after it included)."""
     rules: str | None = None
@@ -92,6 +124,27 @@ class CheckedGame:
         below an added line, so asked once."""
         return _names_a_line(self.verdict)
 
+    def record(self) -> Record | None:
+        """The game's record, read again (``None`` where it cannot be read)."""
+        if not self.readable:
+            return None
+        item = read_piece(self.piece, self.name)
+        return item if isinstance(item, Record) else None
+
+
+@dataclass
+class _Progress:
+    """How far the rounds of checking one text of a document have come."""
+
+    text: str
+    at: int = 0
+    """The next piece of the document's cut to look at."""
+    index: int = 1
+    """The next game's number."""
+    games: list[tuple[CheckedGame, int]] = field(default_factory=list)
+    fresh: dict[tuple[bytes, int], CheckedGame] = field(default_factory=dict)
+    """The games seen so far, under their bytes and the column they start at."""
+
 
 @dataclass
 class DocumentState:
@@ -108,6 +161,12 @@ class DocumentState:
     """The rule set the project's settings give the document's path (``None``: each game's Rules tag)."""
     settings_error: str | None = None
     """Why the project's settings could not be read, as last said."""
+    encoded: tuple[str, bytes] | None = None
+    """The document's text as last checked, and its bytes (a round after the first encodes it again for nothing)."""
+    capped: bool = False
+    """Whether the user was told that the document is too large to check whole."""
+    progress: _Progress | None = None
+    """Where the rounds of checking the document's text stopped, while some games are left."""
     lines: _Lines | None = None
     """The places of the document's text as last asked for (kept while the text is the same)."""
 
@@ -180,47 +239,94 @@ class KeilServer(LanguageServer):
     def state(self, uri: str) -> DocumentState:
         return self.documents.setdefault(uri, DocumentState())
 
-    def check(self, document: TextDocument) -> tuple[list[lsp.Diagnostic], int, int]:
-        """The document's diagnostics, how many games it has, and how many
-        of them had to be checked."""
+    def check(self, document: TextDocument, budget: float | None = None) -> Checked:
+        """The document's diagnostics, as far as ``budget`` seconds of checking
+        reach (games already checked cost nothing): the games past it are
+        left for the next round."""
         name = _file_name(document.uri)
-        data = document.source.encode("utf-8", "surrogatepass")
         state = self.state(document.uri)
-        rules, error = _project_rules(document.uri, name)
-        if error is not None and error != state.settings_error:
-            self.show_message_log(f"keilref: {error}; checking without the project's settings", lsp.MessageType.Warning)
-        state.settings_error = error
-        if rules != state.rules:
-            state.rules, state.cache = rules, {}  # what was checked under other rules counts for nothing
-        games: list[tuple[CheckedGame, int]] = []
-        fresh: dict[tuple[bytes, int], CheckedGame] = {}
+        text = document.source
+        if state.encoded is None or state.encoded[0] is not text:
+            # A new text: its settings are looked for again (a later round of the same text has them).
+            state.encoded = text, text.encode("utf-8", "surrogatepass")
+            rules, error = _project_rules(document.uri, name)
+            if error is not None and error != state.settings_error:
+                self.show_message_log(f"keilref: {error}; checking without the project's settings", lsp.MessageType.Warning)
+            state.settings_error = error
+            if rules != state.rules:
+                state.rules, state.cache = rules, {}  # what was checked under other rules counts for nothing
+        data = state.encoded[1]
+        if len(data) > MAX_DOCUMENT:
+            state.games, state.cache, state.cut, state.progress = [], {}, None, None
+            return Checked([self._capped(state, wording.lsp_document_too_large(len(data), MAX_DOCUMENT), 0)], 0, 0)
+        progress = state.progress
+        if progress is None or progress.text is not text:
+            if progress is not None:
+                state.cache.update(progress.fresh)  # an edit came before every game was checked: keep what was
+            state.cut = cut(data) if state.cut is None else recut(state.cut, data)
+            progress = _Progress(text)
+        pieces = state.cut.games if state.cut is not None else []
         checked = 0
-        index = 1
-        state.cut = cut(data) if state.cut is None else recut(state.cut, data)
-        for piece in state.cut.games:
+        past: int | None = None
+        deadline = None if budget is None else time.monotonic() + budget
+        while progress.at < len(pieces):
+            piece = pieces[progress.at]
             if not piece.counts:
+                progress.at += 1
                 continue
+            if progress.index > MAX_GAMES:
+                past = progress.at
+                break
             key = (piece.data, piece.column_offset)
             line = piece.piece.line
-            known = fresh.get(key) or state.cache.get(key)
+            known = progress.fresh.get(key) or state.cache.get(key)
             if known is not None and known.line != line and known.names_a_line:
                 known = None
+            if known is None and deadline is not None and checked and time.monotonic() > deadline:
+                break  # the next round goes on from here
             if known is None:
-                known = _check_piece(piece, name, index, state.rules)
+                known = _check_piece(piece, name, progress.index, state.rules)
                 checked += 1
-            if known.verdict.game != index:
-                known = replace(known, verdict=replace(known.verdict, game=index))
-            fresh[key] = known
-            games.append((known, line - known.line))
-            index += 1
-        # Only the games the document now holds are kept, so memory follows its size.
-        state.cache = fresh
-        state.games = games
+            if known.verdict.game != progress.index:
+                known = replace(known, verdict=replace(known.verdict, game=progress.index))
+            progress.fresh[key] = known
+            progress.games.append((known, line - known.line))
+            progress.index += 1
+            progress.at += 1
         self.checked += checked
+        games = state.games = progress.games
+        left = 0
+        if progress.at < len(pieces) and past is None:
+            left = sum(1 for piece in pieces[progress.at :] if piece.counts)
+            state.progress = progress
+        else:
+            # Only the games the document now holds are kept, so memory follows its size.
+            state.cache, state.progress = progress.fresh, None
         failing = [(game, shift) for game, shift in games if game.found]
-        lines = _Lines.of(self, document) if failing else _Lines(document.uri, "")
+        lines = _Lines.of(self, document) if failing or past is not None else _Lines(document.uri, "")
         diagnostics = [d for game, shift in failing for d in _diagnostics(game, shift, lines)]
-        return diagnostics, len(games), checked
+        games_in_all = len(games) + left
+        if past is not None:
+            beyond = sum(1 for piece in pieces[past:] if piece.counts)
+            games_in_all += beyond
+            cap = wording.lsp_too_many_games(MAX_GAMES, beyond)
+            diagnostics.append(self._capped(state, cap, pieces[past].piece.line, lines))
+        return Checked(diagnostics, games_in_all, checked, left)
+
+    def _capped(self, state: DocumentState, why: str, line: int, lines: _Lines | None = None) -> lsp.Diagnostic:
+        """The one diagnostic that says why the server stops checking, at
+        ``line`` (told to the user once, too)."""
+        if not state.capped:
+            self.show_message(why, lsp.MessageType.Warning)
+            state.capped = True
+        at = lsp.Position(line=0, character=0) if lines is None else lines.at_place(line, 1)
+        return lsp.Diagnostic(
+            range=lsp.Range(start=at, end=at),
+            message=why,
+            severity=lsp.DiagnosticSeverity.Information,
+            code="unchecked",
+            source=SOURCE,
+        )
 
     def forget(self, uri: str) -> None:
         self.documents.pop(uri, None)
@@ -280,7 +386,26 @@ def _check_piece(piece: GameBytes, name: str, index: int, rules: str | None = No
     if not results:  # blank space only: never asked for, as such pieces do not count
         raise ValueError("no game in the piece")
     _, record, verdict = results[0]
-    return CheckedGame(piece.piece.line, verdict, record, last, rules)
+    return CheckedGame(piece.piece.line, verdict, piece, name, record is not None, last, rules)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What one round of checking a document found."""
+
+    diagnostics: list[lsp.Diagnostic]
+    games: int
+    """How many games the document has."""
+    checked: int
+    """How many of them this round checked (the others were known)."""
+    left: int = 0
+    """How many are left for the next round."""
+
+    @property
+    def said(self) -> str:
+        """The line the client's log is told."""
+        more = f"; {self.left} left to check" if self.left else ""
+        return f"checked {self.checked} of {self.games} games{more}"
 
 
 # ---------------------------------------------------------------------------
@@ -399,9 +524,10 @@ def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.D
 def _repeated_turn(
     game: CheckedGame, shift: int, lines: _Lines, turn: int
 ) -> list[lsp.DiagnosticRelatedInformation] | None:
-    if game.record is None or not 0 < turn <= len(game.record.turns):
+    record = game.record()
+    if record is None or not 0 < turn <= len(record.turns):
         return None
-    return _repeated(lines, shift, game.record.turns[turn - 1], turn)
+    return _repeated(lines, shift, record.turns[turn - 1], turn)
 
 
 def _repeated_in_variation(
@@ -412,10 +538,11 @@ def _repeated_in_variation(
     branches from up to its branch, then its own), so the turn is found
     on the path from the game's first turn to the illegal one."""
     fault = next((f for f in game.verdict.variation_illegal if (f.line, f.column) == at), None)
-    if fault is None or fault.reason != Reason.SUPERKO.value or not fault.repeats_turn or game.record is None:
+    record = None if fault is None else game.record()
+    if fault is None or fault.reason != Reason.SUPERKO.value or not fault.repeats_turn or record is None:
         return None
     try:
-        node = _node_of(game.record.tree(rules=game.rules), at)
+        node = _node_of(record.tree(rules=game.rules), at)
     except KeilrefError:
         return None
     path = [] if node is None else node.path()
@@ -438,15 +565,27 @@ def _opened(ls: KeilServer, uri: str) -> TextDocument | None:
     return document
 
 
-def publish(ls: KeilServer, uri: str) -> None:
+def publish(ls: KeilServer, uri: str, *, first: bool = True) -> bool:
+    """Check the document for a round and send its diagnostics, if this is
+    the first round or the last; whether every game is checked."""
     document = _opened(ls, uri)
     if document is None:
-        return
-    diagnostics, games, checked = ls.check(document)
+        return True
+    found = ls.check(document, ROUND)
     # Said to the client's log, so a user (and the tests) can see the cache at
     # work; before the diagnostics, so it has arrived when they have.
-    ls.show_message_log(f"checked {checked} of {games} games", lsp.MessageType.Log)
-    ls.publish_diagnostics(uri, diagnostics, version=document.version)
+    ls.show_message_log(found.said, lsp.MessageType.Log)
+    if first or not found.left:
+        ls.publish_diagnostics(uri, found.diagnostics, version=document.version)
+    return not found.left
+
+
+async def _check_rest(ls: KeilServer, uri: str, delay: float = 0.0, *, first: bool = True) -> None:
+    """Check the document in rounds, answering what was asked between them."""
+    await asyncio.sleep(delay)
+    while uri in ls.workspace.text_documents and not publish(ls, uri, first=first):
+        first = False
+        await asyncio.sleep(0)
 
 
 server = KeilServer()
@@ -454,7 +593,13 @@ server = KeilServer()
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: KeilServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    publish(ls, params.text_document.uri)
+    uri = params.text_document.uri
+    state = ls.state(uri)
+    if state.task is not None:
+        state.task.cancel()
+    # The first round before anything else is answered: a hover then finds its game.
+    if not publish(ls, uri):
+        state.task = asyncio.ensure_future(_check_rest(ls, uri, first=False))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -463,13 +608,7 @@ async def did_change(ls: KeilServer, params: lsp.DidChangeTextDocumentParams) ->
     state = ls.state(uri)
     if state.task is not None:
         state.task.cancel()
-    state.task = asyncio.ensure_future(_later(ls, uri))
-
-
-async def _later(ls: KeilServer, uri: str) -> None:
-    await asyncio.sleep(DEBOUNCE)
-    if uri in ls.workspace.text_documents:
-        publish(ls, uri)
+    state.task = asyncio.ensure_future(_check_rest(ls, uri, DEBOUNCE))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -531,11 +670,12 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
         return None
     line, column = _Lines.of(ls, document).place(params.position)
     found = ls.game_at(document.uri, line)
-    if found is None or found[0].record is None:
+    if found is None:
         return None
     game, shift = found
-    record = game.record
-    assert record is not None
+    record = game.record()
+    if record is None:
+        return None
     n = _turn_at(record, shift, line, column)
     if n is not None:
         value = _position_text(record, n, game.rules)
@@ -639,7 +779,7 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
 
 
 def _fixes(game: CheckedGame, shift: int, lines: _Lines) -> Iterable[lsp.CodeAction]:
-    v, record = game.verdict, game.record
+    v, record = game.verdict, game.record()
     if record is not None:
         for typo in misspelt_tags(record):
             if len(typo.meant) != 1:

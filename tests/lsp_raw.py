@@ -27,14 +27,15 @@ def message(payload: Any) -> bytes:
 class RawServer:
     """``keilref lsp`` in a subprocess, spoken to byte by byte."""
 
-    def __init__(self) -> None:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    def __init__(self, root: Path = ROOT) -> None:
+        """``root``: the checkout whose keilref runs (a benchmark compares two)."""
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "keilref", "lsp"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=ROOT,
+            cwd=root,
             env=env,
         )
         self.received: queue.Queue[dict[str, Any] | None] = queue.Queue()
@@ -112,9 +113,9 @@ class RawServer:
             if got["params"]["uri"] == uri:
                 return list(got["params"]["diagnostics"])
 
-    def hover(self, uri: str, line: int, character: int) -> dict[str, Any]:
+    def hover(self, uri: str, line: int, character: int, timeout: float = 20) -> dict[str, Any]:
         position = {"line": line, "character": character}
-        return self.answer(self.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position}))
+        return self.answer(self.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position}), timeout)
 
     def alive(self) -> bool:
         return self.process.poll() is None
