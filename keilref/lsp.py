@@ -144,6 +144,8 @@ class _Progress:
     games: list[tuple[CheckedGame, int]] = field(default_factory=list)
     fresh: dict[tuple[bytes, int], CheckedGame] = field(default_factory=dict)
     """The games seen so far, under their bytes and the column they start at."""
+    edited: int | None = None
+    """Where the game the edit is in stands in the cut: checked before the rounds reach it."""
 
 
 @dataclass
@@ -167,6 +169,8 @@ class DocumentState:
     """Whether the user was told that the document is too large to check whole."""
     progress: _Progress | None = None
     """Where the rounds of checking the document's text stopped, while some games are left."""
+    edited: int | None = None
+    """The 1-based line where the last edit starts (as the editor counts lines: only the order of checking follows it)."""
     lines: _Lines | None = None
     """The places of the document's text as last asked for (kept while the text is the same)."""
 
@@ -221,6 +225,15 @@ class _Protocol(LanguageServerProtocol):
         self._workspace.__class__ = _Workspace
         return result
 
+    def _send_response(
+        self, msg_id: int | str | None, result: object = None, error: lsp.ResponseError | None = None
+    ) -> None:
+        # pygls answers a handler's exception with its traceback: the server's
+        # log has it (pygls logs it whole); the client gets the one line.
+        if error is not None and isinstance(error.data, dict) and "traceback" in error.data:
+            error = lsp.ResponseError(code=error.code, message=error.message)
+        super()._send_response(msg_id, result, error)
+
 
 class KeilServer(LanguageServer):
     """The server, with each open document's checked games.
@@ -265,8 +278,10 @@ class KeilServer(LanguageServer):
                 state.cache.update(progress.fresh)  # an edit came before every game was checked: keep what was
             state.cut = cut(data) if state.cut is None else recut(state.cut, data)
             progress = _Progress(text)
+            checked, progress.edited = self._check_edited(state, name)
+        else:
+            checked = 0
         pieces = state.cut.games if state.cut is not None else []
-        checked = 0
         past: int | None = None
         deadline = None if budget is None else time.monotonic() + budget
         while progress.at < len(pieces):
@@ -294,7 +309,14 @@ class KeilServer(LanguageServer):
             progress.index += 1
             progress.at += 1
         self.checked += checked
-        games = state.games = progress.games
+        games = progress.games
+        if progress.edited is not None and progress.edited >= progress.at:
+            # Not reached yet: the edited game is placed ahead of the rounds, after the games they reached.
+            piece = pieces[progress.edited]
+            known = state.cache.get((piece.data, piece.column_offset))
+            if known is not None:
+                games = [*games, (known, piece.piece.line - known.line)]
+        state.games = games
         left = 0
         if progress.at < len(pieces) and past is None:
             left = sum(1 for piece in pieces[progress.at :] if piece.counts)
@@ -305,13 +327,37 @@ class KeilServer(LanguageServer):
         failing = [(game, shift) for game, shift in games if game.found]
         lines = _Lines.of(self, document) if failing or past is not None else _Lines(document.uri, "")
         diagnostics = [d for game, shift in failing for d in _diagnostics(game, shift, lines)]
-        games_in_all = len(games) + left
+        games_in_all = len(progress.games) + left
         if past is not None:
             beyond = sum(1 for piece in pieces[past:] if piece.counts)
             games_in_all += beyond
             cap = wording.lsp_too_many_games(MAX_GAMES, beyond)
             diagnostics.append(self._capped(state, cap, pieces[past].piece.line, lines))
         return Checked(diagnostics, games_in_all, checked, left)
+
+    def _check_edited(self, state: DocumentState, name: str) -> tuple[int, int | None]:
+        """Check first the game the last edit is in (the rounds find it known):
+        of a document not yet checked whole, the game the user is typing in
+        is not left for the last round. How many games that checked (0 or 1),
+        and where the game stands in the cut."""
+        line, state.edited = state.edited, None
+        if line is None or state.cut is None:
+            return 0, None
+        number, found = 0, None
+        for at, piece in enumerate(state.cut.games):
+            if piece.piece.line > line:
+                break
+            if piece.counts:
+                number, found = number + 1, at
+        if found is None or number > MAX_GAMES:
+            return 0, None
+        piece = state.cut.games[found]
+        key = (piece.data, piece.column_offset)
+        known = state.cache.get(key)
+        if known is not None and (known.line == piece.piece.line or not known.names_a_line):
+            return 0, found
+        state.cache[key] = _check_piece(piece, name, number, state.rules)
+        return 1, found
 
     def _capped(self, state: DocumentState, why: str, line: int, lines: _Lines | None = None) -> lsp.Diagnostic:
         """The one diagnostic that says why the server stops checking, at
@@ -608,6 +654,8 @@ async def did_change(ls: KeilServer, params: lsp.DidChangeTextDocumentParams) ->
     state = ls.state(uri)
     if state.task is not None:
         state.task.cancel()
+    starts = [c.range.start.line for c in params.content_changes if isinstance(c, lsp.TextDocumentContentChangeEvent_Type1)]
+    state.edited = min(starts) + 1 if starts and len(starts) == len(params.content_changes) else None
     state.task = asyncio.ensure_future(_check_rest(ls, uri, DEBOUNCE))
 
 

@@ -134,3 +134,32 @@ def test_many_bad_messages_in_one_write_are_each_answered(server: RawServer) -> 
     for code in (-32600, -32600, -32700):
         dropped_with(server, code)
     still_answers(server)
+
+
+def test_a_handlers_exception_is_answered_without_its_traceback() -> None:
+    """In process: what pygls sends when a handler raises is one line, no traceback."""
+    import json
+    import sys as _sys
+
+    from pygls.exceptions import JsonRpcInternalError
+
+    from keilref.lsp import KeilServer
+
+    class Transport:
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        def write(self, data: bytes) -> None:
+            self.sent.append(data)
+
+    server = KeilServer()
+    transport = Transport()
+    server.lsp.connection_made(transport)
+    try:
+        raise KeyError("oops")
+    except KeyError:
+        error = JsonRpcInternalError.of(_sys.exc_info()).to_response_error()
+    server.lsp._send_response(7, None, error)
+    (sent,) = transport.sent
+    body = json.loads(sent.split(b"\r\n\r\n", 1)[1])
+    assert body == {"jsonrpc": "2.0", "id": 7, "error": {"code": -32603, "message": "KeyError: 'oops'"}}

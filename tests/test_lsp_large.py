@@ -113,3 +113,20 @@ def test_past_the_size_cap_nothing_is_checked_and_one_diagnostic_says_why(
         )
     ]
     assert server.documents[URI].games == []
+
+
+def test_the_edited_game_is_checked_before_the_rounds_reach_it(server: keil_lsp.KeilServer) -> None:
+    text = games(*[GOOD] * 6)
+    server.check(document(text), budget=0)  # one round: game 1 only
+    last = text.rindex("1. c3 d3")
+    edited = text[:last] + "1. c3 c3" + text[last + len("1. c3 d3") :]
+    line = edited.count("\n", 0, last)
+    server.documents[URI].edited = line + 1  # as did_change says where the editor changed it
+    found = server.check(document(edited), budget=0)
+    assert (found.checked, found.games, found.left) == (1, 6, 5)  # the edited game, ahead of the rounds
+    assert illegal_lines(found.diagnostics) == [line]
+    assert server.game_at(URI, line + 1) is not None and server.game_at(URI, line + 1)[0].verdict.game == 6
+    while found.left:
+        found = server.check(document(edited), budget=0)
+    assert illegal_lines(found.diagnostics) == [line]
+    assert found.said == "checked 1 of 6 games"  # the last round's, the edited game known
