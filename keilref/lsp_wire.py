@@ -10,6 +10,12 @@ pygls structures it, and whatever is wrong is answered with a JSON-RPC error
 (or, for a notification, which has no one to answer, dropped and logged):
 the next message is read as if nothing had happened.
 
+It hands a checked message to pygls 1.x's own structuring and dispatch
+(``_deserialize_message``, ``_procedure_handler``, ``_send_data``): internals,
+which is one reason pyproject.toml keeps pygls below 2. pygls 2 reads its
+input as 1.x does, one ``readexactly`` of the length a header claims, and
+splits a document's lines as ``str.splitlines`` does.
+
 A frame whose length cannot be trusted (too large, missing, or a header line
 that is not a header) is skipped up to the next ``Content-Length:`` line.
 That is safe: a JSON body holds a line break only between its tokens (one in
