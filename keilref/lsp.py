@@ -202,6 +202,14 @@ class _Document(TextDocument):
         found: list[str] = _LSP_LINE.findall(self.source)
         return found
 
+    def _apply_incremental_change(self, change: lsp.TextDocumentContentChangeEvent_Type1) -> None:
+        # pygls makes a string of every line of the document for each change;
+        # offsets into the text cost a large archive far less.
+        text = self.source
+        places = _Lines(self.uri, text, self._position_codec.encoding or lsp.PositionEncodingKind.Utf16)
+        start, end = places.offset(change.range.start), places.offset(change.range.end)
+        self._source = text[:start] + change.text + text[max(start, end) :]
+
 
 class _Workspace(Workspace):
     def _create_text_document(

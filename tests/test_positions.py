@@ -148,3 +148,27 @@ def test_an_editors_change_after_an_odd_character_lands_where_it_meant(char: str
     fixed = text[:offset] + "d3" + text[offset + 2 :]
     assert server.hover(uri, *lsp_position(fixed, offset))["result"]["contents"]["value"].startswith("**After turn 2**")
     server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+def test_an_editors_change_is_made_where_lsp_places_it() -> None:
+    """The server's copy of a document takes each change at the characters
+    the editor meant, whatever odd characters stand before it."""
+    pytest.importorskip("pygls")
+    import random
+
+    from lsprotocol import types as lsp
+
+    from keilref.lsp import _Document
+
+    rng = random.Random(29)
+    alphabet = ["a", "b", " ", "\n", "\r", "\r\n", "\u2028", "\x0c", "\x85", "\x1e", "\U0001d11e", "é"]
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+        # Offsets inside a CRLF are no place LSP can name.
+        offsets = [i for i in range(len(text) + 1) if not (0 < i < len(text) and text[i - 1 : i + 1] == "\r\n")]
+        a, b = sorted(rng.sample(offsets, 2) if len(offsets) > 1 else offsets * 2)
+        new = rng.choice(["", "X", "\n", "Y\u2028Z", "\r"])
+        document = _Document("file:///change.keil", source=text)
+        start, end = (lsp.Position(line=p[0], character=p[1]) for p in (lsp_position(text, a), lsp_position(text, b)))
+        document.apply_change(lsp.TextDocumentContentChangeEvent_Type1(range=lsp.Range(start=start, end=end), text=new))
+        assert document.source == text[:a] + new + text[b:], (text, a, b, new)
