@@ -81,9 +81,13 @@ class Frames:
             return line
         line = self.stream.readline(MAX_HEADER_LINE + 1)
         if len(line) > MAX_HEADER_LINE and not line.endswith(b"\n"):
+            # Too long to be a header: garbage, but it may end in the next frame's header.
+            tail = line
             while line and not line.endswith(b"\n"):
                 line = self.stream.readline(MAX_HEADER_LINE)
-            return b"\x00\n"  # too long to be a header: garbage, however it ends
+                tail = (tail + line)[-MAX_HEADER_LINE:]
+            found = _NEXT_FRAME.search(tail)
+            return b"\x00" + (tail[found.start() :] if found is not None else b"\n")
         return line
 
     def _resync(self) -> bool:

@@ -82,6 +82,7 @@ def test_a_length_just_past_the_bound_is_refused_without_reading_it(server: RawS
         b"garbage\r\n\r\n",  # not a header
         b"X" * 100_000 + b"\r\n\r\n",  # a header line too long to be one
         b"Content-Length: 2\r\n\r\n{}}}}",  # more body than it said
+        b"Content-Length: 2\r\n\r\n{}" + b"}" * 100_000,  # much more, on the next frame's header line
     ],
 )
 def test_a_frame_that_cannot_be_trusted_is_skipped_to_the_next(server: RawServer, data: bytes) -> None:
@@ -163,3 +164,35 @@ def test_a_handlers_exception_is_answered_without_its_traceback() -> None:
     (sent,) = transport.sent
     body = json.loads(sent.split(b"\r\n\r\n", 1)[1])
     assert body == {"jsonrpc": "2.0", "id": 7, "error": {"code": -32603, "message": "KeyError: 'oops'"}}
+
+
+def test_frames_are_read_with_bounds_and_found_again() -> None:
+    """In process: each frame's body, or why it has none, in order."""
+    import io
+
+    from keilref.lsp_wire import Frames
+
+    stream = io.BytesIO(
+        frame(b'{"a": 1}')
+        + b"Content-Length: 99999999999999\r\n\r\n{}"
+        + frame(b'{"b": 2}')
+        + b"junk\r\n\r\n"
+        + frame(b"[]")
+        + b"\r\n"  # a stray line break between messages
+        + b"X" * 10_000
+        + frame(b"{}")
+        + b"Content-Length: 5\r\n\r\n{}"  # the stream ends inside a body
+    )
+    frames = Frames(stream)
+    got = []
+    while (one := frames.next()) is not None:
+        got.append((one.body, one.problem))
+    assert got == [
+        (b'{"a": 1}', None),
+        (None, f"a message of 99999999999999 bytes; the most read is {MAX_BODY}"),
+        (b'{"b": 2}', None),
+        (None, "a header line that is not a header"),
+        (b"[]", None),
+        (None, "bytes between messages"),
+        (b"{}", None),
+    ]
