@@ -286,9 +286,9 @@ class KeilServer(LanguageServer):
                 state.cache.update(progress.fresh)  # an edit came before every game was checked: keep what was
             state.cut = cut(data) if state.cut is None else recut(state.cut, data)
             progress = _Progress(text)
+        checked = 0
+        if state.edited is not None:  # said after pygls changed the text: maybe after a round of it
             checked, progress.edited = self._check_edited(state, name)
-        else:
-            checked = 0
         pieces = state.cut.games if state.cut is not None else []
         past: int | None = None
         deadline = None if budget is None else time.monotonic() + budget

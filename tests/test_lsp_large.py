@@ -130,3 +130,18 @@ def test_the_edited_game_is_checked_before_the_rounds_reach_it(server: keil_lsp.
         found = server.check(document(edited), budget=0)
     assert illegal_lines(found.diagnostics) == [line]
     assert found.said == "checked 1 of 6 games"  # the last round's, the edited game known
+
+
+def test_the_edited_game_is_checked_first_when_a_round_of_its_text_came_before(server: keil_lsp.KeilServer) -> None:
+    """pygls changes the text before the server hears where: a round already under way may check
+    the new text first, and the edited game still comes before the rest."""
+    text = games(*[GOOD] * 6)
+    server.check(document(text), budget=0)
+    last = text.rindex("1. c3 d3")
+    edited = text[:last] + "1. c3 c3" + text[last + len("1. c3 d3") :]
+    changed = document(edited)
+    server.check(changed, budget=0)  # the round under way, on the new text
+    line = edited.count("\n", 0, last)
+    server.documents[URI].edited = line + 1
+    found = server.check(changed, budget=0)
+    assert illegal_lines(found.diagnostics) == [line]
