@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 import re
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
@@ -137,8 +137,10 @@ class _Progress:
     """How far the rounds of checking one text of a document have come."""
 
     text: str
+    pieces: Sequence[GameBytes]
+    """The text's games (and the blank space between them), as cut."""
     at: int = 0
-    """The next piece of the document's cut to look at."""
+    """The next piece to look at."""
     index: int = 1
     """The next game's number."""
     games: list[tuple[CheckedGame, int]] = field(default_factory=list)
@@ -285,11 +287,11 @@ class KeilServer(LanguageServer):
             if progress is not None:
                 state.cache.update(progress.fresh)  # an edit came before every game was checked: keep what was
             state.cut = cut(data) if state.cut is None else recut(state.cut, data)
-            progress = _Progress(text)
+            progress = _Progress(text, state.cut.games)
         checked = 0
+        pieces = progress.pieces
         if state.edited is not None:  # said after pygls changed the text: maybe after a round of it
-            checked, progress.edited = self._check_edited(state, name)
-        pieces = state.cut.games if state.cut is not None else []
+            checked, progress.edited = self._check_edited(state, pieces, name)
         past: int | None = None
         deadline = None if budget is None else time.monotonic() + budget
         while progress.at < len(pieces):
@@ -343,23 +345,23 @@ class KeilServer(LanguageServer):
             diagnostics.append(self._capped(state, cap, pieces[past].piece.line, lines))
         return Checked(diagnostics, games_in_all, checked, left)
 
-    def _check_edited(self, state: DocumentState, name: str) -> tuple[int, int | None]:
+    def _check_edited(self, state: DocumentState, pieces: Sequence[GameBytes], name: str) -> tuple[int, int | None]:
         """Check first the game the last edit is in (the rounds find it known):
         of a document not yet checked whole, the game the user is typing in
         is not left for the last round. How many games that checked (0 or 1),
         and where the game stands in the cut."""
         line, state.edited = state.edited, None
-        if line is None or state.cut is None:
+        if line is None:
             return 0, None
         number, found = 0, None
-        for at, piece in enumerate(state.cut.games):
+        for at, piece in enumerate(pieces):
             if piece.piece.line > line:
                 break
             if piece.counts:
                 number, found = number + 1, at
         if found is None or number > MAX_GAMES:
             return 0, None
-        piece = state.cut.games[found]
+        piece = pieces[found]
         key = (piece.data, piece.column_offset)
         known = state.cache.get(key)
         if known is not None and (known.line == piece.piece.line or not known.names_a_line):
