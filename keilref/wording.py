@@ -464,6 +464,22 @@ def steps_stop(turns: int, cap: int) -> str:
     return f"{turns} turns: too many to step through here (at most {cap - 1}); the last position alone is shown."
 
 
+def lsp_too_many_games(cap: int, beyond: int) -> str:
+    """Why the language server checks no game past the ``cap``-th of a document."""
+    return (
+        f"not checked: this game and the {beyond - 1:,} after it; the language server checks the first"
+        f" {cap:,} games of a document (keilref check checks the whole file)"
+    )
+
+
+def lsp_document_too_large(size: int, cap: int) -> str:
+    """Why the language server checks nothing of a document."""
+    return (
+        f"not checked: the document is {size / 2**20:,.0f} MiB; the language server checks documents"
+        f" of up to {cap / 2**20:,.0f} MiB (keilref check checks a file of any size)"
+    )
+
+
 def source_label(place: str) -> str:
     return f"the source line at {place}, a caret under the fault"
 

@@ -18,8 +18,9 @@ import codecs
 import difflib
 import io
 import os
-import re
 import dataclasses
+import functools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -30,6 +31,7 @@ from keilref.errors import RecordError
 from keilref.records.inplace import FileState, ReplaceError, replace_file
 from keilref.records.inputs import is_match
 from keilref.records.parser import iter_games
+from keilref.records.positions import split_lines
 from keilref.records.record import Record
 from keilref.records.writer import write_record, write_records
 
@@ -89,8 +91,8 @@ class Formatted:
         """The lines of :meth:`diff`: the two file names first, then the hunks."""
         if not self.changed:
             return []
-        old = _lines(self.original.decode(self.encoding))
-        new = _lines(self.text)
+        old = split_lines(self.original.decode(self.encoding))
+        new = split_lines(self.text)
         out = []
         labels = (f"{shown_name(self.name)}\t(original)", f"{shown_name(self.name)}\t(formatted)")
         for line in difflib.unified_diff(old, new, *labels, lineterm="\n"):
@@ -98,17 +100,6 @@ class Formatted:
             if not line.endswith("\n"):
                 out.append("\n\\ No newline at end of file\n")
         return out
-
-
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
-
-
-def _lines(text: str) -> list[str]:
-    """The lines of ``text`` with their endings. A line ends at a line feed
-    only, as the record format says: ``str.splitlines`` would also cut at a
-    lone CR, a form feed, U+001C..U+001E, U+0085 or U+2028, which a comment
-    or a tag value may hold, and the diff would not apply."""
-    return _LINE.findall(text)
 
 
 def format_source(
@@ -151,14 +142,7 @@ def _format(
             f"{shown_name(source.name)}: a match of abstract_games (JSON), not records: "
             "matches are checked as they are, not formatted (file left as it is)"
         )
-    records: list[Record] = []
-    for item in iter_games(io.BytesIO(utf8), source.name):
-        if isinstance(item, RecordError):
-            raise FormatError(
-                f"{shown_name(source.name)}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
-            )
-        records.append(item)
-    text = _write(records, source.name)
+    text = _write(functools.partial(_records, utf8, source.name), source.name)
     first = utf8.find(b"\n")
     if first > 0 and utf8[first - 1] == ord("\r"):  # the first line says which ending the file uses
         text = text.replace("\n", "\r\n")
@@ -248,25 +232,42 @@ def _read(source: Source, *, keep_open: bool = False) -> tuple[bytes, FileState 
         raise FormatError(f"{shown_name(source.name)}: cannot read: {e.strerror or e}") from None
 
 
-def _write(records: list[Record], name: str) -> str:
-    """The canonical text, or a one-line error naming the game the writer refused."""
+def _records(utf8: bytes, name: str) -> Iterator[Record]:
+    """The file's records, read one at a time (a ``FormatError`` at the first that cannot be read)."""
+    for item in iter_games(io.BytesIO(utf8), name):
+        if isinstance(item, RecordError):
+            raise FormatError(
+                f"{shown_name(name)}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
+            )
+        yield item
+
+
+def _write(records: Callable[[], Iterator[Record]], name: str) -> str:
+    """The canonical text, or a one-line error naming the game the writer refused.
+
+    The records are read as they are written, not all held at once: a large
+    archive costs its text, not its parse trees (read again to find a game refused)."""
     try:
-        return write_records(records)
+        return write_records(records())
     except ValueError as e:
-        line = _refused_at(records)
+        for _ in records():
+            pass  # a game that cannot be read is said first, wherever it stands, as when all were read first
+        line = _refused_at(records())
         raise FormatError(
             f"{shown_name(name)}:{line}:1: cannot be written in the canonical layout: {e} (file left as it is)"
         ) from None
 
 
-def _refused_at(records: list[Record]) -> int:
+def _refused_at(records: Iterator[Record]) -> int:
     """The line of the game the writer refuses: one it cannot write, or one
     with neither turns nor a result that another game follows."""
-    for i, record in enumerate(records):
+    previous: Record | None = None
+    for record in records:
+        if previous is not None and not previous.turns and previous.result is None:
+            return previous.line or 1
         try:
             write_record(record)
         except ValueError:
             return record.line or 1
-        if i + 1 < len(records) and not record.turns and record.result is None:
-            return record.line or 1
+        previous = record
     return 1
