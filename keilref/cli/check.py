@@ -135,14 +135,14 @@ def check(
     strict = strict if strict is not None else bool(project.strict)
     jobs = jobs if jobs is not None else project.jobs
     chosen = FORMATS[format]
-    if show_settings:
-        _print_settings(project, found, given, rules=rules, format=format, strict=strict, jobs=jobs)
-        raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
-    if not found.sources and not missing and found.excluded:
+    if not show_settings and not found.sources and not missing and found.excluded:
         say_note(f"every path given is excluded by the settings (--force-exclude): {len(found.excluded)} left out")
         raise typer.Exit(EXIT_OK)
     screen = sys.stdout  # the terminal, while -o takes standard output
     with output_to(output, found.sources) as target:
+        if show_settings:
+            _print_settings(project, found, given, rules=rules, format=format, strict=strict, jobs=jobs)
+            raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
         _check(
             found.sources, missing, chosen, screen, target, rules=rules, strict=strict, quiet=quiet, jobs=jobs,
             scheduler=scheduler, exit_zero=exit_zero,
