@@ -221,12 +221,22 @@ class Projects:
 
     def __init__(self) -> None:
         self._folders: dict[Path, Project] = {}
+        self._named: dict[str, Project] = {}
+        """By the folder's name as given: a search's records share a few folders."""
 
     def in_folder(self, start: Path | str | None = None) -> Project:
         """The settings found from ``start`` (the working directory by default) upward."""
+        if start is None or not str(start):
+            return self._resolved(None)
+        named = os.fspath(start)
+        if named not in self._named:
+            self._named[named] = self._resolved(named)
+        return self._named[named]
+
+    def _resolved(self, start: str | None) -> Project:
         try:
             # realpath, not Path.resolve: a loop of links is a folder that holds nothing here, not an error.
-            here = Path(os.path.realpath(start if start is not None and str(start) else os.getcwd()))
+            here = Path(os.path.realpath(start if start is not None else os.getcwd()))
         except (OSError, ValueError) as e:
             raise ProjectError(f"{start or 'the working directory'}: cannot look for settings: {_why(e)}") from None
         passed: list[Path] = []
@@ -345,7 +355,7 @@ def find_sources(
             add(project, found, found.sources)
             continue
         for source in found.sources:
-            own = projects.of(source.name)
+            own = projects.in_folder(os.path.dirname(source.name) or None)
             if own == project:
                 add(project, found, [source])
                 continue
