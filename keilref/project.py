@@ -260,10 +260,9 @@ class Projects:
             if stdin_filename is None:
                 return self.in_folder()
             path = stdin_filename
-        try:
-            folder = path if os.path.isdir(path) else os.path.dirname(path)
-        except ValueError:
-            folder = os.path.dirname(path)  # a name no file can have: its folder's settings still apply
+        if "\0" in path:
+            return self.in_folder()  # a name no file can have: reading it will say so
+        folder = path if os.path.isdir(path) else os.path.dirname(path)
         return self.in_folder(folder or None)
 
     def for_run(self, paths: Sequence[str], stdin_filename: str | None = None) -> Project:
