@@ -26,7 +26,6 @@ import bisect
 import functools
 import io
 import time
-from pathlib import Path
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -42,7 +41,7 @@ from keilref import wording
 from keilref.engine.game import Game
 from keilref.errors import KeilrefError, RecordError
 from keilref.formats.findings import Finding, findings
-from keilref.project import ProjectError, find_project
+from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.inputs import is_match, match_piece, read_piece
 from keilref.records.parser import GameBytes
@@ -422,7 +421,7 @@ def _project_rules(uri: str, name: str) -> tuple[str | None, str | None]:
     if not uri.startswith("file:"):
         return None, None
     try:
-        return find_project(Path(name).parent).rules_for(name)[0], None
+        return Projects().of(name).rules_for(name)[0], None
     except ProjectError as e:
         return None, str(e)
     except OSError:

@@ -43,9 +43,9 @@ from keilref.cli.app import (
 
 def _load(file: str, game: int, encoding: str | None = None) -> Record:
     """The ``game``-th record of ``file`` (read in ``encoding``, else the
-    project's, else UTF-8), or a one-line error and exit."""
+    settings of its folder, else UTF-8), or a one-line error and exit."""
     try:
-        item = nth_game(file, game, encoding=load_project().encoding_for(encoding))
+        item = nth_game(file, game, encoding=load_project(file).encoding_for(encoding))
     except (PathError, NoSuchGame) as e:
         fail(str(e))
     if isinstance(item, RecordError):

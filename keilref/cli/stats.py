@@ -18,13 +18,14 @@ from keilref.cli.app import (
     EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
+    ForceExcludeOption,
     JobsOption,
     RulesOption,
     StdinFilenameOption,
     _check_rules,
     _workers,
     fail,
-    load_project,
+    load_sources,
     progress_bar,
     say_note,
     stdin_named,
@@ -45,6 +46,7 @@ def stats(
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
     stdin_filename: StdinFilenameOption = None,
+    force_exclude: ForceExcludeOption = False,
     output: OutputFileOption = None,
     standings: Annotated[
         bool,
@@ -61,10 +63,8 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     stdin_named(paths, stdin_filename)
-    project = load_project()
-    jobs = jobs if jobs is not None else project.jobs
     try:
-        sources = project.sources_for(
+        project, found = load_sources(
             paths,
             encoding=encoding,
             exclude=exclude,
@@ -72,9 +72,12 @@ def stats(
             stdin_filename=stdin_filename,
             rules=rules,
             on_note=say_note,
-        ).sources
+            force_exclude=force_exclude,
+        )
     except PathError as e:
         fail(str(e))
+    sources = found.sources
+    jobs = jobs if jobs is not None else project.jobs
     with output_to(output, sources):
         _stats(sources, rules=rules, jobs=jobs, format=format, plot=plot, standings=standings)
 
