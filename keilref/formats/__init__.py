@@ -223,6 +223,7 @@ FORMATS: dict[str, OutputFormat] = {
         OutputFormat(
             "checkstyle", "document", ".xml", False, "keilref.formats.checkstyle:CheckstyleWriter", "Checkstyle XML"
         ),
+        OutputFormat("tap", "line", ".tap", True, "keilref.formats.tap:TapWriter", "TAP 14, a test point per game"),
     )
 }
 """Every output format of ``check``, in the order ``--help`` lists them: the
