@@ -104,7 +104,6 @@ def check(
     jobs = jobs if jobs is not None else project.jobs
     encoding = project.encoding_for(encoding)
     patterns = project.search_patterns(exclude, extend_exclude)
-    chosen = FORMATS[format]
     rules = _check_rules(rules)
     stdin_named(paths, stdin_filename)
     if not paths:

@@ -11,7 +11,7 @@ import importlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from keilref.records.sources import Source
@@ -146,10 +146,10 @@ class Writer:
         raise NotImplementedError(f"{cls.__name__} cannot read its output back")
 
 
-@dataclass(frozen=True)
-class Judged:
+class Judged(NamedTuple):
     """A verdict as a worker hands it to the writer: a few words and the
-    finished text (a line format), or the verdict itself (a document)."""
+    finished text (a line format), or the verdict itself (a document). A
+    tuple, so that little more than the text crosses between processes."""
 
     status: str
     """The status's value (``ok``, ``illegal``, ...)."""
