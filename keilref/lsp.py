@@ -40,7 +40,8 @@ from pygls.workspace import TextDocument, Workspace
 from keilref import wording
 from keilref.engine.game import Game
 from keilref.errors import KeilrefError, RecordError
-from keilref.formats.findings import Finding, findings
+from keilref.formats import CheckOptions
+from keilref.formats.findings import Finding, Weight, findings
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.inputs import is_match, match_piece, read_piece
@@ -78,14 +79,17 @@ one it checks nothing and says why in one diagnostic on its first line."""
 SOURCE = "keilref"
 
 _SEVERITY = {
-    "warning": lsp.DiagnosticSeverity.Warning,
-    "unfinished": lsp.DiagnosticSeverity.Information,
+    Weight.FAILS: lsp.DiagnosticSeverity.Error,
+    Weight.STRICT: lsp.DiagnosticSeverity.Warning,
+    Weight.INFORMS: lsp.DiagnosticSeverity.Information,
 }
 # A message that names a line of the file (``first on line 4``) is only true
 # where it was worded; its game is checked again when it moves.
 _NAMES_A_LINE = re.compile(r"\bline \d")
 _WRONG_NUMBER = re.compile(r"wrong move number '(\d+\.+)'.*numbered '(\d+\.+)'")
 _MISSING_BUTTON = "no Button tag"
+_STRICT = CheckOptions(strict=True)
+"""An editor shows everything --strict would fail, each at its own weight."""
 _TOKEN = re.compile(r"\[[^\]\n]*\]?|[^\s{}()\[\]]+")
 
 
@@ -116,7 +120,7 @@ class CheckedGame:
     def found(self) -> tuple[Finding, ...]:
         """The verdict's findings, worded once: most games of an archive have
         none, and those that have keep them until their text changes."""
-        return findings(self.verdict, strict=True)
+        return findings(self.verdict, _STRICT)
 
     @functools.cached_property
     def names_a_line(self) -> bool:
@@ -575,7 +579,7 @@ def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.D
         yield lsp.Diagnostic(
             range=_token_range(lines, finding.line + shift, finding.column),
             message=finding.message,
-            severity=_SEVERITY.get(finding.rule, lsp.DiagnosticSeverity.Error),
+            severity=_SEVERITY[finding.weight],
             code=finding.rule,
             source=SOURCE,
             related_information=related,

@@ -11,11 +11,11 @@ from typing import Annotated, NoReturn, Optional, TextIO
 
 import typer
 
-from keilref.referee.batches import check_sources
+from keilref.referee.batches import judged_sources
 from keilref.records.sources import STDIN, PathError, Source, forget_stdin, keep_stdin
 from keilref.cli.terminal import Interrupts, workflow_commands
-from keilref.formats import FORMATS, OutputFormat
-from keilref.formats.output import VerdictPrinter, printed_checks
+from keilref.formats import FORMATS, CheckOptions
+from keilref.formats.tally import Tally
 from keilref.escaping import shown_name
 
 from keilref.project import Found, Project
@@ -134,7 +134,6 @@ def check(
     format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
     strict = strict if strict is not None else bool(project.strict)
     jobs = jobs if jobs is not None else project.jobs
-    chosen = FORMATS[format]
     if not show_settings and not found.sources and not missing and found.excluded:
         say_note(f"every path given is excluded by the settings (--force-exclude): {len(found.excluded)} left out")
         raise typer.Exit(EXIT_OK)
@@ -143,65 +142,58 @@ def check(
         if show_settings:
             _print_settings(project, found, given, rules=rules, format=format, strict=strict, jobs=jobs)
             raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
-        _check(
-            found.sources, missing, chosen, screen, target, rules=rules, strict=strict, quiet=quiet, jobs=jobs,
-            scheduler=scheduler, exit_zero=exit_zero,
+        options = CheckOptions(
+            format=format, strict=strict, quiet=quiet, rules=rules, jobs=jobs, encoding=encoding,
+            exclude=tuple(exclude or ()), scheduler=scheduler, show_settings=show_settings, exit_zero=exit_zero,
+            summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None, warn=_warn,
+            sources={s.name: s for s in found.sources},
         )
+        _check(found.sources, missing, options, screen, target)
+
+
+def _warn(message: str) -> None:
+    typer.echo(f"keilref: {message}", err=True)
 
 
 def _check(
     sources: list[Source],
     missing: list[PathError],
-    chosen: OutputFormat,
+    options: CheckOptions,
     screen: TextIO,
     target: OutputFile | None,
-    *,
-    rules: str | None,
-    strict: bool,
-    quiet: bool,
-    jobs: int | None,
-    scheduler: str | None,
-    exit_zero: bool,
 ) -> NoReturn:
-    format = chosen.name
+    chosen = FORMATS[options.format]
     if not sources:
         raise Failed(EXIT_USAGE)  # each path's error is said
     if chosen.rereads and any(s.is_stdin for s in sources):
         keep_stdin()
     try:
-        workers = _workers(jobs)
-        cluster = _cluster(scheduler)
+        workers = _workers(options.jobs)
+        cluster = _cluster(options.scheduler)
         # The annotations pass the guard that keeps every other line from starting with '::'.
         printed: Callable[[str], object] = (
             workflow_commands(screen) if chosen.runner_commands else (lambda text: typer.echo(text, nl=False))
         )
-        printer = VerdictPrinter(
-            printed if target is None else target.write,
-            format,
-            strict=strict,
-            quiet=quiet,
-            summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
-            warn=lambda message: typer.echo(f"keilref: {message}", err=True),
-            rules=rules,
-            sources=sources,
-        )
+        tally = Tally(printed if target is None else target.write, options)
         interrupted = False
         try:
             # A report to a file leaves the terminal free for a progress bar.
             with Interrupts() as interrupts, progress_bar(sources, streaming=target is None) as advance:
-                if cluster is None and chosen.kind == "line":
-                    # Each verdict printed in the worker that judged it (the same lines).
-                    for item in printed_checks(sources, format, strict=strict, rules=rules, jobs=workers, on_progress=advance):
-                        with interrupts.atomic():
-                            printer.add_printed(item)
-                else:
-                    if cluster is None:
-                        verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
-                    else:
-                        verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
-                    for v in verdicts:
+                if cluster is None:
+                    # Each verdict made ready for the writer in the worker that judged it.
+                    judged = judged_sources(
+                        sources, tally.in_worker(), rules=options.rules, jobs=workers, on_progress=advance
+                    )
+                    for item in judged:
                         with interrupts.atomic():  # a verdict is counted and printed together
-                            printer.add(v)
+                            tally.take(item)
+                else:
+                    verdicts = cluster.check_on_cluster(
+                        sources, str(options.scheduler), rules=options.rules, on_progress=advance
+                    )
+                    for v in verdicts:
+                        with interrupts.atomic():
+                            tally.add(v)
         except KeyboardInterrupt:
             interrupted = True
         except Exception as e:
@@ -210,15 +202,16 @@ def _check(
             fail(str(e))
         if interrupted and target is not None:
             # The file is left as it was rather than half a report: the summary says how far the check got.
-            summary = printer.summary(interrupted=True)
+            summary = tally.summary(interrupted=True).line
         else:
-            summary = printer.close(interrupted=interrupted)
-        if interrupted and (format != "text" or target is not None):
+            summary = tally.close(interrupted=interrupted).line
+        said = tally.writer.writes_summary
+        if interrupted and (not said or target is not None):
             typer.echo(f"keilref: {summary}", err=True)
         elif not interrupted and target is not None:
             # The report went to a file: the terminal still says how the check went.
             typer.echo(summary, file=screen)
-        elif not interrupted and format != "text" and sys.stderr.isatty():
+        elif not interrupted and not said and sys.stderr.isatty():
             # Standard output holds the document, which the summary must not
             # break; a pipeline reading standard error gets nothing it did not ask for.
             typer.echo(f"keilref: {summary}", err=True)
@@ -226,7 +219,7 @@ def _check(
             raise typer.Exit(EXIT_INTERRUPTED)
         if missing:
             raise typer.Exit(EXIT_USAGE)
-        raise typer.Exit(EXIT_FAILED if printer.failed and not exit_zero else EXIT_OK)
+        raise typer.Exit(EXIT_FAILED if tally.failed and not options.exit_zero else EXIT_OK)
     finally:
         forget_stdin()  # what keep_stdin kept, however the check ended
 

@@ -153,6 +153,31 @@ def check_sources(
         yield from verdicts
 
 
+def judged_sources(
+    sources: Sequence[Source],
+    each: Callable[[Verdict], _T],
+    *,
+    rules: str | None = None,
+    jobs: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+    parallel_threshold: int = PARALLEL_THRESHOLD,
+) -> Iterator[_T]:
+    """:func:`check_sources`, with ``each`` applied to every verdict in the
+    process that judged it (a writer's text, made in the worker), in input order.
+
+    ``each`` must be picklable, like ``work`` of :func:`map_batches`.
+    """
+    work = functools.partial(_each_verdict, rules=rules, each=each)
+    for _, items in map_batches(
+        sources, work, jobs=jobs, on_progress=on_progress, parallel_threshold=parallel_threshold
+    ):
+        yield from items
+
+
+def _each_verdict(batch: Batch, *, rules: str | None, each: Callable[[Verdict], _T]) -> list[_T]:
+    return [each(v) for v in check_batch(batch, rules)]
+
+
 def map_batches(
     sources: Sequence[Source],
     work: Callable[[Batch], _T],
