@@ -472,9 +472,14 @@ def standings_head(event: str, players: int, counted: int, left: int) -> str:
 def not_counted_game(round_: str | None, black: str | None, white: str | None, reason: str, place: str, game: int) -> str:
     """A line of the not-counted list: ``round 3, Cai - Ana: illegal at rr.keil:31:7 (game 8)``."""
     return (
-        f"round {round_ or NO_ROUND}, {black or '?'} - {white or '?'}: {not_counted_reason(reason)} "
+        f"round {round_ or NO_ROUND}, {_player(black)} - {_player(white)}: {not_counted_reason(reason)} "
         f"at {place} (game {game})"
     )
+
+
+def _player(name: str | None) -> str:
+    """A player as a line names one: ``?`` for a missing or blank name."""
+    return (name or "").strip() or "?"
 
 
 def games_accounted(read: int, counted: int, left: int) -> str:
