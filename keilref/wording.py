@@ -45,6 +45,7 @@ __all__ = [
     "not_counted",
     "NO_EVENT",
     "NO_ROUND",
+    "NOT_COUNTED_HEADING",
     "NOT_COUNTED_REASONS",
     "RATINGS_COLUMNS",
     "SB_NOTE",
@@ -437,6 +438,7 @@ def not_counted(status: str, round_: str | None) -> str:
 NO_EVENT = "(no event)"
 """The group of the games without an ``Event`` tag: a server match, a casual game."""
 NO_ROUND = "-"
+NOT_COUNTED_HEADING = "not counted:"
 """The round of a game without a ``Round`` tag."""
 SB_NOTE = (
     "SB: Sonneborn-Berger, the tie-break after points: the points of every opponent beaten, "
@@ -469,7 +471,9 @@ def standings_head(event: str, players: int, counted: int, left: int) -> str:
     return f"{event}: {standings_counts(players, counted, left)}"
 
 
-def not_counted_game(round_: str | None, black: str | None, white: str | None, reason: str, place: str, game: int) -> str:
+def not_counted_game(
+    round_: str | None, black: str | None, white: str | None, reason: str, place: str, game: int
+) -> str:
     """A line of the not-counted list: ``round 3, Cai - Ana: illegal at rr.keil:31:7 (game 8)``."""
     return (
         f"round {round_ or NO_ROUND}, {_player(black)} - {_player(white)}: {not_counted_reason(reason)} "

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from cli_support import ROOT, run
 from test_standings import DRAW, ILLEGAL, MISMATCH, WIN_BLACK, WIN_WHITE
+from test_wording import test_no_other_module_spells_a_wording as spelt_elsewhere
 
 from keilref.referee.standings import player_key
 
@@ -89,7 +90,7 @@ def test_the_html_report_accounts_for_all_28_games(event: list[str], tmp_path: P
     assert counts == [(25, 2), (1, 0)]
     assert sum(c + n for c, n in counts) == 28
     assert "<h3>(no event)</h3>" in html
-    listed = re.findall(r'<li><a class="not-counted" href="#game=(\d+)">([^<]*)</a></li>', html)
+    listed = re.findall(r'<li><a href="#game=(\d+)">([^<]*)</a></li>', html)
     assert [(row, text.split(" at ")[0]) for row, text in listed] == [
         ("5", "round 2, Fay - Ana: illegal"),
         ("12", "round 3, Eva - Fay: mismatch"),
@@ -166,3 +167,8 @@ def test_sb_is_explained_under_the_text_standings(tmp_path: Path) -> None:
         "SB: Sonneborn-Berger, the tie-break after points: the points of every opponent beaten, "
         "plus half the points of every opponent drawn with"
     )
+
+
+@pytest.mark.parametrize("fragment", [r"likely the same player", r"games read:", r"no players:", r"a bye:", r"no event\)"])
+def test_only_the_wording_module_words_the_accounting(fragment: str) -> None:
+    spelt_elsewhere(fragment)

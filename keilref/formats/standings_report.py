@@ -67,7 +67,7 @@ def _event_text(e: EventStandings) -> list[str]:
         cross.append([str(i + 1), one_line(player), *("-" if j == i else _cell(c, player) for j, c in enumerate(cells))])
     lines += _table(cross, {0})
     if e.not_counted:
-        lines += ["", "not counted:"]
+        lines += ["", wording.NOT_COUNTED_HEADING]
         for g in e.not_counted:
             place = f"{shown_name(g.file)}:{g.line}:{g.column}"
             said = wording.not_counted_game(
