@@ -50,7 +50,9 @@ __all__ = [
     "RATINGS_COLUMNS",
     "SB_NOTE",
     "event_name",
+    "crosstable_left_out",
     "games_accounted",
+    "not_counted_more",
     "likely_same_player",
     "no_standings",
     "not_counted_game",
@@ -484,6 +486,15 @@ def not_counted_game(
 def _player(name: str | None) -> str:
     """A player as a line names one: ``?`` for a missing or blank name."""
     return (name or "").strip() or "?"
+
+
+def crosstable_left_out(players: int, cap: int) -> str:
+    return f"crosstable left out: {players} players, more than one table can show (at most {cap})"
+
+
+def not_counted_more(more: int) -> str:
+    """Past the report's cap on the not-counted list: where the rest are."""
+    return f"and {more:,} more not counted: the table of every game lists each with its status"
 
 
 def games_accounted(read: int, counted: int, left: int) -> str:

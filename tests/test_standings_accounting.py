@@ -172,3 +172,32 @@ def test_sb_is_explained_under_the_text_standings(tmp_path: Path) -> None:
 @pytest.mark.parametrize("fragment", [r"likely the same player", r"games read:", r"no players:", r"a bye:", r"no event\)"])
 def test_only_the_wording_module_words_the_accounting(fragment: str) -> None:
     spelt_elsewhere(fragment)
+
+
+def test_a_crosstable_past_64_players_is_left_out_and_said_so(tmp_path: Path) -> None:
+    path = tmp_path / "crowd.keil"
+    path.write_text(
+        "\n".join(f'[Black "P{2 * i}"] [White "P{2 * i + 1}"]\n{WIN_BLACK}' for i in range(33)), encoding="utf-8"
+    )
+    lines = run("stats", "-j", "1", "--standings", str(path)).stdout.splitlines()
+    assert lines[0] == "(no event): 66 players, 33 games counted, 0 not counted"
+    assert "crosstable left out: 66 players, more than one table can show (at most 64)" in lines
+    assert not any(line.startswith("crosstable:") for line in lines)
+    html = tmp_path / "crowd.html"
+    assert run("check", "-j", "1", "-f", "html", "-o", str(html), str(path)).exit_code == 0
+    page = html.read_text(encoding="utf-8")
+    assert 'class="crosstable"' not in page and "crosstable left out: 66 players" in page
+
+
+@needs_samples
+def test_the_reports_not_counted_list_past_its_cap_says_how_many_more(
+    event: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from keilref.formats import html
+
+    monkeypatch.setattr(html, "NOT_COUNTED_SHOWN", 1)
+    report = tmp_path / "report.html"
+    run("check", "-j", "1", "--format", "html", "-o", str(report), *event)
+    page = report.read_text(encoding="utf-8")
+    assert re.findall(r'<li><a href="#game=(\d+)">', page) == ["5"]
+    assert "<li>and 1 more not counted: the table of every game lists each with its status</li>" in page

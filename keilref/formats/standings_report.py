@@ -13,7 +13,14 @@ from typing import Any
 from keilref import wording
 from keilref.escaping import one_line, shown_name
 from keilref.referee.ratings import K, START, Rating, ratings
-from keilref.referee.standings import EventStandings, Game, Spelling, likely_same, standings_of
+from keilref.referee.standings import (
+    CROSSTABLE_MAX_PLAYERS,
+    EventStandings,
+    Game,
+    Spelling,
+    likely_same,
+    standings_of,
+)
 
 __all__ = ["PLACES_SHOWN", "alike_lines", "to_json", "to_text"]
 
@@ -61,11 +68,7 @@ def _event_text(e: EventStandings) -> list[str]:
              str(r.games), _number(r.tiebreak)]
         )
     lines += _table(rows, {0, 2, 3, 4, 5, 6, 7})
-    lines += ["", "crosstable: points scored against each opponent, a game at a time (x: not counted)"]
-    cross = [["#", "player", *(str(i) for i in range(1, len(e.rows) + 1))]]
-    for i, (player, cells) in enumerate(e.crosstable()):
-        cross.append([str(i + 1), one_line(player), *("-" if j == i else _cell(c, player) for j, c in enumerate(cells))])
-    lines += _table(cross, {0})
+    lines += ["", *_crosstable(e)]
     if e.not_counted:
         lines += ["", wording.NOT_COUNTED_HEADING]
         for g in e.not_counted:
@@ -75,6 +78,15 @@ def _event_text(e: EventStandings) -> list[str]:
             )
             lines.append(f"  {said}")
     return lines
+
+
+def _crosstable(e: EventStandings) -> list[str]:
+    if not e.crosstable_shown:
+        return [wording.crosstable_left_out(len(e.rows), CROSSTABLE_MAX_PLAYERS)]
+    cross = [["#", "player", *(str(i) for i in range(1, len(e.rows) + 1))]]
+    for i, (player, cells) in enumerate(e.crosstable()):
+        cross.append([str(i + 1), one_line(player), *("-" if j == i else _cell(c, player) for j, c in enumerate(cells))])
+    return ["crosstable: points scored against each opponent, a game at a time (x: not counted)", *_table(cross, {0})]
 
 
 def alike_lines(groups: list[tuple[Spelling, ...]], *, plain: bool = False) -> list[str]:

@@ -38,6 +38,7 @@ from keilref.values import Color, Result, ResultKind
 
 __all__ = [
     "BYE",
+    "CROSSTABLE_MAX_PLAYERS",
     "NO_PLAYERS",
     "NO_RESULT",
     "EventStandings",
@@ -55,6 +56,9 @@ NO_PLAYERS = "no players"
 """The reason a game that does not name both players is not counted."""
 BYE = "bye"
 """The reason a game that names a bye as a player is not counted: no game was played."""
+CROSSTABLE_MAX_PLAYERS = 64
+"""Past this many players an event's crosstable is left out: its N × N cells (the no-event
+group of a large archive may hold thousands of players) would be unreadable and huge."""
 NO_RESULT = "no result"
 """The reason an ``ok`` game that gives no winner (a game ended without a result) is not counted."""
 
@@ -130,6 +134,10 @@ class EventStandings:
     @property
     def not_counted(self) -> tuple[Game, ...]:
         return tuple(g for g in self.games if not g.counted)
+
+    @property
+    def crosstable_shown(self) -> bool:
+        return len(self.rows) <= CROSSTABLE_MAX_PLAYERS
 
     def crosstable(self) -> list[tuple[str, list[list[Game]]]]:
         """Per player in standings order: the games against each player, in the same order."""
