@@ -17,6 +17,7 @@ Shown rounded: C 1515, A 1499, B 1486 (sum 4500: what one gains the other loses)
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,12 @@ def test_without_ratings_none_are_shown(tmp_path: Path) -> None:
 )
 def test_dates_are_read_as_the_ratings_docs_say(date: str | None, key: tuple[int, int, int] | None) -> None:
     assert date_key(date) == key
+
+
+def test_the_html_report_shows_the_same_ratings(tmp_path: Path) -> None:
+    path = _write(tmp_path / "three.keil", [A_BEATS_B, C_BEATS_A, B_DRAWS_C])
+    report = tmp_path / "report.html"
+    assert run("check", "-j", "1", "-f", "html", "-o", str(report), str(path)).exit_code == 0
+    table = report.read_text(encoding="utf-8").split('<table class="ratings">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<tr><td>(\d+)</td><th scope="row">(\w+)</th><td>(\d+)</td><td>(\d+)</td></tr>', table)
+    assert rows == [("1", "C", "1515", "2"), ("2", "A", "1499", "2"), ("3", "B", "1486", "2")]
