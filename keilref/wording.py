@@ -52,6 +52,23 @@ __all__ = [
     "next_illegal",
     "no_such_line",
     "not_counted",
+    "NO_EVENT",
+    "NO_ROUND",
+    "NOT_COUNTED_HEADING",
+    "NOT_COUNTED_REASONS",
+    "RATINGS_COLUMNS",
+    "SB_NOTE",
+    "event_name",
+    "crosstable_left_out",
+    "games_accounted",
+    "not_counted_more",
+    "likely_same_player",
+    "no_standings",
+    "not_counted_game",
+    "not_counted_reason",
+    "ratings_head",
+    "standings_counts",
+    "standings_head",
     "picture_note",
     "play_state",
     "results",
@@ -442,7 +459,8 @@ TEXT_NOT_COUNTED_MARK = "x"
 """The text crosstable's mark for a game that is not counted."""
 STANDINGS_NOTE = (
     f"Only games whose verdict is ok count; a game that is not ok is marked {NOT_COUNTED_MARK} in the crosstable "
-    "and links to its fault."
+    "and links to its fault. Every game read is in an event's standings, counted or listed as not "
+    "counted with its reason; the games without an Event tag make the group (no event)."
 )
 
 
@@ -484,9 +502,104 @@ def source_label(place: str) -> str:
     return f"the source line at {place}, a caret under the fault"
 
 
-def not_counted(status: str, round_: str) -> str:
+def not_counted(status: str, round_: str | None) -> str:
     """A crosstable mark's name: ``round 3: illegal, not counted``."""
-    return f"round {round_}: {status}, not counted; see its fault"
+    return f"round {round_ or NO_ROUND}: {status}, not counted; see its fault"
+
+
+# -- standings and ratings ---------------------------------------------------------
+# Names and events are passed as they are shown (escaped for the output).
+
+NO_EVENT = "(no event)"
+"""The group of the games without an ``Event`` tag: a server match, a casual game."""
+NO_ROUND = "-"
+NOT_COUNTED_HEADING = "not counted:"
+"""The round of a game without a ``Round`` tag."""
+SB_NOTE = (
+    "SB: Sonneborn-Berger, the tie-break after points: the points of every opponent beaten, "
+    "plus half the points of every opponent drawn with"
+)
+NOT_COUNTED_REASONS = {
+    "no players": "no players: a game needs both a Black and a White tag",
+    "bye": "a bye: no game was played",
+    "no result": "no result: the game ended without a winner",
+}
+"""Why a game is not counted, when it is not its status (which is said as it is)."""
+RATINGS_COLUMNS = ("#", "player", "rating", "games")
+
+
+def event_name(event: str | None) -> str:
+    """An event as a heading names it: the ``Event`` tag, or the no-event group."""
+    return NO_EVENT if event is None else event
+
+
+def not_counted_reason(reason: str) -> str:
+    """``illegal``, ``no players: a game needs both a Black and a White tag``, ..."""
+    return NOT_COUNTED_REASONS.get(reason, reason)
+
+
+def standings_counts(players: int, counted: int, left: int) -> str:
+    return f"{players} players, {counted} games counted, {left} not counted"
+
+
+def standings_head(event: str, players: int, counted: int, left: int) -> str:
+    return f"{event}: {standings_counts(players, counted, left)}"
+
+
+def not_counted_game(
+    round_: str | None, black: str | None, white: str | None, reason: str, place: str, game: int
+) -> str:
+    """A line of the not-counted list: ``round 3, Cai - Ana: illegal at rr.keil:31:7 (game 8)``."""
+    return (
+        f"round {round_ or NO_ROUND}, {_player(black)} - {_player(white)}: {not_counted_reason(reason)} "
+        f"at {place} (game {game})"
+    )
+
+
+def _player(name: str | None) -> str:
+    """A player as a line names one: ``?`` for a missing or blank name."""
+    return (name or "").strip() or "?"
+
+
+def crosstable_left_out(players: int, cap: int) -> str:
+    return f"crosstable left out: {players} players, more than one table can show (at most {cap})"
+
+
+def not_counted_more(more: int) -> str:
+    """Past the report's cap on the not-counted list: where the rest are."""
+    return f"and {more:,} more not counted: the table of every game lists each with its status"
+
+
+def games_accounted(read: int, counted: int, left: int) -> str:
+    """The closing count: every game read is counted or listed as not counted."""
+    return f"{read} games read: {counted} counted, {left} not counted"
+
+
+def no_standings(read: int) -> str:
+    return f"no standings: none of the {read} games read names both its players (Black and White tags)"
+
+
+def likely_same_player(spellings: list[tuple[str, list[str], int]]) -> str:
+    """Names that differ only in case, white space or accents.
+
+    Each spelling comes with the places shown and how many more there are:
+    ``warning: likely the same player, counted as 2: 'gloria paz' (a.keil:1) and 'Gloria Paz' (b.keil:5)``.
+    """
+    said = []
+    for name, places, more in spellings:
+        where = ", ".join(places) + (f" and {more} more" if more else "")
+        said.append(f"'{name}' ({where})")
+    return (
+        f"warning: likely the same player, counted as {len(spellings)}: " + " and ".join(said)
+        + " (the names differ only in case, white space or accents)"
+    )
+
+
+def ratings_head(games: int, start: float, k: float) -> str:
+    return (
+        f"ratings: Elo from {games} counted games in date order (Date tag, then as read), "
+        f"starting at {start:.0f}, K = {k:.0f}; shown rounded"
+    )
 
 
 # -- files keilref writes -------------------------------------------------------

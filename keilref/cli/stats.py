@@ -52,7 +52,16 @@ def stats(
         bool,
         typer.Option(
             "--standings",
-            help="Print each event's standings and crosstable instead, from the games whose verdict is ok.",
+            help="Print each event's standings and crosstable instead, from the games whose verdict is ok; "
+            "every other game is listed as not counted, with its reason.",
+        ),
+    ] = False,
+    ratings: Annotated[
+        bool,
+        typer.Option(
+            "--ratings",
+            help="Standings, and each player's Elo rating (start 1500, K 32) from the counted games, "
+            "in date order.",
         ),
     ] = False,
 ) -> None:
@@ -79,11 +88,18 @@ def stats(
     sources = found.sources
     jobs = jobs if jobs is not None else project.jobs
     with output_to(output, sources):
-        _stats(sources, rules=rules, jobs=jobs, format=format, plot=plot, standings=standings)
+        _stats(sources, rules=rules, jobs=jobs, format=format, plot=plot, standings=standings or ratings, rate=ratings)
 
 
 def _stats(
-    sources: list[Source], *, rules: str | None, jobs: int | None, format: str, plot: Path | None, standings: bool
+    sources: list[Source],
+    *,
+    rules: str | None,
+    jobs: int | None,
+    format: str,
+    plot: Path | None,
+    standings: bool,
+    rate: bool = False,
 ) -> None:
     from keilref.formats import stats_report
     from keilref.referee.stats import archive_stats
@@ -91,12 +107,12 @@ def _stats(
     if standings:
         from keilref.formats import standings_report
         from keilref.referee.batches import check_sources
-        from keilref.referee.standings import standings as event_standings
+        from keilref.referee.standings import game_of
 
         with progress_bar(sources, streaming=False) as advance:
-            events = event_standings(check_sources(sources, rules=rules, jobs=_workers(jobs), on_progress=advance))
+            games = [game_of(v) for v in check_sources(sources, rules=rules, jobs=_workers(jobs), on_progress=advance)]
         writer = standings_report.to_text if format == "text" else standings_report.to_json
-        typer.echo(writer(events), nl=False)
+        typer.echo(writer(games, rate=rate), nl=False)
         return
     with progress_bar(sources, streaming=False) as advance:
         result = archive_stats(sources, rules=rules, jobs=_workers(jobs), on_progress=advance)

@@ -104,6 +104,8 @@ class Verdict:
     """The ``White`` tag: who played White."""
     round: str | None = None
     """The ``Round`` tag, for standings (not in the JSON line, which predates it)."""
+    date: str | None = None
+    """The ``Date`` tag as written: the order ratings are computed in (not in the JSON line)."""
     result_at: tuple[int, int] | None = None
     """Line and column of the declared result (the token, else the ``Result`` tag)."""
     warnings_at: tuple[tuple[int, int], ...] = ()
@@ -244,12 +246,14 @@ def adjudicate(
     if isinstance(item, RecordError):
         return error_verdict(item, file=file, game=game, line=line)
     record = item
-    event, black, white, round_ = (record.tag_value(name) for name in ("Event", "Black", "White", "Round"))
+    event, black, white, round_, date = (
+        record.tag_value(name) for name in ("Event", "Black", "White", "Round", "Date")
+    )
     try:
         setup = read_setup(record, rules=rules)
     except RecordError as e:
         failed = error_verdict(e, file=file, game=game, line=record.line)
-        return replace(failed, event=event, black=black, white=white, round=round_)
+        return replace(failed, event=event, black=black, white=white, round=round_, date=date)
     try:
         rep = replay(record, setup=setup)
     except RecordError as e:
@@ -271,6 +275,7 @@ def adjudicate(
             black=black,
             white=white,
             round=round_,
+            date=date,
         )
     g = rep.game
     variations = variation_faults(record, setup)
@@ -292,6 +297,7 @@ def adjudicate(
         black=black,
         white=white,
         round=round_,
+        date=date,
         time_used=time_used(record),
     )
     score = g.score()
