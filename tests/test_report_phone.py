@@ -90,6 +90,13 @@ def test_no_cell_or_caption_is_cut_without_a_hint(phone: Any, which: str) -> Non
         assert t["left"] - 0.5 <= left and right <= t["left"] + t["clientWidth"] + 0.5, t
 
 
+def test_every_table_fits_or_scrolls_in_its_container(phone: Any) -> None:
+    tables = phone.execute_script(_TABLES, "table")
+    assert {t["table"] for t in tables} == {"counts", "standings", "crosstable", "games"}
+    for t in tables:
+        assert t["scrollWidth"] <= t["clientWidth"] or t["overflowX"] in ("auto", "scroll"), t
+
+
 def test_the_page_does_not_scroll_sideways(phone: Any) -> None:
     width = phone.execute_script("return document.documentElement.scrollWidth")
     assert width <= PHONE

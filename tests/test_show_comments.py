@@ -13,6 +13,8 @@ import pytest
 from cli_support import ROOT, run
 from lines_support import write_annotated
 
+from keilref import wording
+
 
 KO = str(ROOT / "records" / "games" / "size5-keil-corner-ko.keil")
 
@@ -98,6 +100,15 @@ def test_a_comment_on_a_variation_turn(tmp_path: Path) -> None:
     result = run("show", "--turn", "1", str(path))
     assert result.exit_code == 0
     assert _comment_lines(result.stdout) == []
+
+
+def test_the_label_comes_from_wording(commented: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wording, "comment_line", lambda text: f"TEACHER SAYS >> {text}")
+    result = run("show", "--turn", "1", str(commented))
+    assert result.exit_code == 0
+    assert "TEACHER SAYS >> or White answers at h6" in result.stdout.splitlines()
+    page = run("check", "--format", "html", str(commented)).stdout
+    assert '"comment":"TEACHER SAYS >> {C}"' in page
 
 
 # -- the report's viewer ---------------------------------------------------------
