@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the types only: every stage imports this module
 __all__ = [
     "GAME_NOT_ENDED",
     "NO_CLOCK",
+    "COMMENT_LABEL",
     "REASONS",
     "STATUSES",
     "STATUS_SIGNS",
@@ -36,6 +37,7 @@ __all__ = [
     "TEXT_NOT_COUNTED_MARK",
     "bad_line_name",
     "clocks",
+    "comment_line",
     "crosstable_caption",
     "fault_sentence",
     "glyphed",
@@ -246,6 +248,16 @@ NO_CLOCK = "no clock yet"
 def clocks(black: str | None, white: str | None) -> str:
     """Each player's last known clock: ``clocks: Black 0:01:00, White 0:00:58``."""
     return f"clocks: Black {black or NO_CLOCK}, White {white or NO_CLOCK}"
+
+
+COMMENT_LABEL = "comment"
+"""What stands before the annotator's comment on the turn shown."""
+
+
+def comment_line(text: str) -> str:
+    """The annotator's comment on the turn shown, already made one safe line:
+    ``comment: or White answers at h6``."""
+    return f"{COMMENT_LABEL}: {text}"
 
 
 def picture_note(at: Place | None, turn: int, shown: str | None) -> str:
