@@ -333,14 +333,6 @@ def clock_starts_high(turn: str, clock: str, limit: str) -> str:
     return f"{turn}: clock {clock} is above the time control allows so far ({limit})"
 
 
-def no_fall(loser: Color, clock: str, increment: str) -> str:
-    name = loser.name.capitalize()
-    return (
-        f"a loss on time is claimed for {name}, but {name}'s last clock shows {clock}, "
-        f"more than the increment ({increment}): the clock does not show a fall"
-    )
-
-
 # -- verdicts ----------------------------------------------------------------
 
 
