@@ -33,6 +33,7 @@ __all__ = [
     "bad_line_name",
     "clocks",
     "fault_sentence",
+    "foreign_byte_order_mark",
     "glyphed",
     "illegal_on_line",
     "illegal_turn",
@@ -331,6 +332,17 @@ def clock_rises(turn: str, before: str, after: str, increment: str) -> str:
 
 def clock_starts_high(turn: str, clock: str, limit: str) -> str:
     return f"{turn}: clock {clock} is above the time control allows so far ({limit})"
+
+
+# -- files as they are saved ----------------------------------------------------
+
+
+def foreign_byte_order_mark(encoding: str) -> str:
+    """A file whose byte order mark says it is ``UTF-16`` or ``UTF-32``."""
+    return (
+        f"the file is {encoding} (it starts with a {encoding} byte-order mark): "
+        f"re-save it as UTF-8, or read it with --encoding {encoding.lower()}"
+    )
 
 
 # -- verdicts ----------------------------------------------------------------
