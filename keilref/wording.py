@@ -42,16 +42,19 @@ __all__ = [
     "line_has_no_turn",
     "line_title",
     "may_resume",
+    "misspelt_setting",
     "no_such_line",
     "not_counted",
     "picture_note",
     "play_state",
+    "result_meant",
     "results",
     "source_label",
     "steps_stop",
     "turn_name",
     "unfinished_message",
     "verdict_message",
+    "word_meant",
     "viewers_stop",
     "output_collision",
     "output_exists",
@@ -274,6 +277,13 @@ def misspelt_tag(name: str, meant: tuple[str, ...]) -> str:
     return f"unknown tag {name!r} sets nothing: did you mean {choices}?{case}"
 
 
+def misspelt_setting(name: str, meant: str, value: str, used: str) -> str:
+    """A misspelt setting whose value is not the one the game is replayed
+    with: ``unknown tag 'size' sets nothing: did you mean 'Size'? (tag names
+    are case-sensitive); the game would be replayed with Size 7, not "4"``."""
+    return f'{misspelt_tag(name, (meant,))}; the game would be replayed with {meant} {used}, not "{value}"'
+
+
 def missing_tag(name: str, used: object) -> str:
     """``no Size tag: using 7``."""
     return f"no {name} tag: using {used}"
@@ -343,6 +353,23 @@ def foreign_byte_order_mark(encoding: str) -> str:
         f"the file is {encoding} (it starts with a {encoding} byte-order mark): "
         f"re-save it as UTF-8, or read it with --encoding {encoding.lower()}"
     )
+
+
+def result_meant(word: str, meant: tuple[str, ...]) -> str:
+    """What a result typed as people type it (``word``) should be written as:
+    ``meant`` from :func:`keilref.values.meant_result`."""
+    if len(meant) == 1:
+        return f"did you mean '{meant[0]}'?"
+    if meant:
+        return f"did you mean {' or '.join(repr(m) for m in meant)}? a result names the winner's colour"
+    return f"'{word}' does not say which colour won: a result names the winner's colour, as in B+R or W+R"
+
+
+def word_meant(word: str, meant: str) -> str:
+    """A turn's word one typo (or only case) from ``pass`` or ``button``."""
+    if word.lower() == meant:
+        return f"did you mean '{meant}'? write '{meant}' in lower case"
+    return f"did you mean '{meant}'?"
 
 
 # -- verdicts ----------------------------------------------------------------
