@@ -144,3 +144,17 @@ def test_fmt_without_the_encoding_names_it_and_leaves_the_file(tmp_path: Path) -
     assert result.exit_code == 1
     assert result.stderr == f"keilref: {path}:1:1: {_message('UTF-16')} (file left as it is)\n"
     assert path.read_bytes() == data
+
+
+def test_a_compressed_utf16_file_is_named_and_read_the_same(tmp_path: Path) -> None:
+    # Decompressed first, then told by its mark, or decoded before it is cut.
+    import gzip
+
+    path = tmp_path / "saved.keil.gz"
+    path.write_bytes(gzip.compress(SAVED["utf-16-le"][0]))
+    plain = run("check", str(path))
+    assert plain.exit_code == 1
+    assert lines_of(plain.stdout)[0] == f"{path}:1:1: game 1: error: {_message('UTF-16')}"
+    read = run("check", "--encoding", "utf-16", str(path))
+    assert read.exit_code == 0, read.output
+    assert untimed(read.stdout).endswith("\n10 games: 10 ok in <TIME> s (<RATE> games/s)\n")
