@@ -40,6 +40,7 @@ __all__ = [
     "comment_line",
     "crosstable_caption",
     "fault_sentence",
+    "foreign_byte_order_mark",
     "glyphed",
     "illegal_hover",
     "illegal_label",
@@ -52,6 +53,7 @@ __all__ = [
     "line_title",
     "may_resume",
     "next_illegal",
+    "misspelt_setting",
     "no_such_line",
     "not_counted",
     "NO_EVENT",
@@ -73,6 +75,7 @@ __all__ = [
     "standings_head",
     "picture_note",
     "play_state",
+    "result_meant",
     "results",
     "showing_before",
     "source_label",
@@ -80,6 +83,7 @@ __all__ = [
     "turn_name",
     "unfinished_message",
     "verdict_message",
+    "word_meant",
     "viewers_stop",
     "output_collision",
     "output_exists",
@@ -323,6 +327,13 @@ def misspelt_tag(name: str, meant: tuple[str, ...]) -> str:
     return f"unknown tag {name!r} sets nothing: did you mean {choices}?{case}"
 
 
+def misspelt_setting(name: str, meant: str, value: str, used: str) -> str:
+    """A misspelt setting whose value is not the one the game is replayed
+    with: ``unknown tag 'size' sets nothing: did you mean 'Size'? (tag names
+    are case-sensitive); the game would be replayed with Size 7, not "4"``."""
+    return f'{misspelt_tag(name, (meant,))}; the game would be replayed with {meant} {used}, not "{value}"'
+
+
 def missing_tag(name: str, used: object) -> str:
     """``no Size tag: using 7``."""
     return f"no {name} tag: using {used}"
@@ -408,12 +419,32 @@ def clock_starts_high(turn: str, clock: str, limit: str) -> str:
     return f"{turn}: clock {clock} is above the time control allows so far ({limit})"
 
 
-def no_fall(loser: Color, clock: str, increment: str) -> str:
-    name = loser.name.capitalize()
+# -- files as they are saved ----------------------------------------------------
+
+
+def foreign_byte_order_mark(encoding: str) -> str:
+    """A file whose byte order mark says it is ``UTF-16`` or ``UTF-32``."""
     return (
-        f"a loss on time is claimed for {name}, but {name}'s last clock shows {clock}, "
-        f"more than the increment ({increment}): the clock does not show a fall"
+        f"the file is {encoding} (it starts with a {encoding} byte-order mark): "
+        f"re-save it as UTF-8, or read it with --encoding {encoding.lower()}"
     )
+
+
+def result_meant(word: str, meant: tuple[str, ...]) -> str:
+    """What a result typed as people type it (``word``) should be written as:
+    ``meant`` from :func:`keilref.values.meant_result`."""
+    if len(meant) == 1:
+        return f"did you mean '{meant[0]}'?"
+    if meant:
+        return f"did you mean {' or '.join(repr(m) for m in meant)}? a result names the winner's colour"
+    return f"'{word}' does not say which colour won: a result names the winner's colour, as in B+R or W+R"
+
+
+def word_meant(word: str, meant: str) -> str:
+    """A turn's word one typo (or only case) from ``pass`` or ``button``."""
+    if word.lower() == meant:
+        return f"did you mean '{meant}'? write '{meant}' in lower case"
+    return f"did you mean '{meant}'?"
 
 
 # -- verdicts ----------------------------------------------------------------

@@ -29,11 +29,11 @@ MIXED = "".join(
     _GAME.format(event=event, tags=tags, moves=moves)
     for event, tags, moves in (
         ("ok", '[Button "yes"]\n[Result "W+3.5"]\n', _ENDED.format(result="W+3.5")),
-        # A did-you-mean warning, and nothing else wrong.
-        ("warning only", '[komi "3"]\n[Button "yes"]\n[Result "W+3.5"]\n', _ENDED.format(result="W+3.5")),
+        # A did-you-mean warning (the komi it names is the one in use), and nothing else wrong.
+        ("warning only", '[komi "1"]\n[Button "yes"]\n[Result "W+3.5"]\n', _ENDED.format(result="W+3.5")),
         ("unfinished and a warning", "", "1. c5 d5 2. e5 button 3. a3 a1\n"),  # no Button tag
         ("unfinished", '[Button "yes"]\n', "1. c5 d5 2. e5 button\n"),
-        ("mismatch and a warning", '[komi "3"]\n[Button "yes"]\n[Result "B+3.5"]\n', _ENDED.format(result="B+3.5")),
+        ("mismatch and a warning", '[komi "1"]\n[Button "yes"]\n[Result "B+3.5"]\n', _ENDED.format(result="B+3.5")),
     )
 )
 
@@ -136,7 +136,7 @@ def test_the_faults_of_a_game_are_its_status_then_each_warning_where_it_is() -> 
     assert [v.status.value for v in verdicts] == ["ok", "ok", "unfinished", "unfinished", "mismatch"]
     assert [v.faults() for v in verdicts[:4]] == [(), (), (), ()]
     strict = [tuple((f.rule, f.line, f.column) for f in v.faults(strict=True)) for v in verdicts]
-    komi_typo = MIXED.splitlines().index('[komi "3"]') + 1  # the warning points at the tag
+    komi_typo = MIXED.splitlines().index('[komi "1"]') + 1  # the warning points at the tag
     assert strict[0] == ()
     assert strict[1] == (("warning", komi_typo, 1),)
     assert strict[2] == (("unfinished", verdicts[2].line, 1), ("warning", verdicts[2].line, 1))

@@ -23,8 +23,10 @@ from typing import Any, cast
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
+from keilref import wording
 from keilref.records import limits
-from keilref.values import Result
+from keilref.records.tagnames import one_typo
+from keilref.values import Result, meant_result
 from keilref.escaping import code_point
 from keilref.errors import RecordSyntaxError
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind, Variation
@@ -647,15 +649,25 @@ def _describe_characters(
         hint = " (a glyph stands directly after its turn, as in 'g7!')"
     elif word[:1] == "$":
         hint = " (a numeric glyph is $0 to $255)"
+    elif (meant := meant_result(text[pos : _line_end(text, pos)])) is not None:
+        # The words after it may be part of it: "B + 4.5".
+        hint = f" ({wording.result_meant(word, meant)})"
+        if _RESULT_LIKE.match(word):
+            hint = f" ('{word}' is not a result; {wording.result_meant(word, meant)} results are {_RESULT_FORMS})"
     elif _RESULT_LIKE.match(word):
         hint = f" ('{word}' is not a result: results are {_RESULT_FORMS})"
     elif word.isdigit():
         hint = f" (a move number ends with a dot: '{word}.' or '{word}...')"
-    elif word.lower() in _WORDS and word not in _WORDS:
-        hint = f" (write '{word.lower()}' in lower case)"
+    elif word not in _WORDS and (near := next((w for w in _WORDS if one_typo(word.lower(), w)), None)):
+        hint = f" ({wording.word_meant(word, near)})"
     elif word[:1] == '"':
         hint = ' (a quoted value belongs in a tag: [Name "value"])'
     return _found(f"'{word}'", allowed, hint), line, column
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
 
 
 def _token_fault(

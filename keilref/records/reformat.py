@@ -6,8 +6,9 @@ as one elsewhere. A file with any game that does not parse, or that the
 writer could not write back as itself, is never touched: formatting keeps
 only what it understood, and a half-understood file would lose text.
 
-A file read in another encoding (``Source.encoding``: cp1252, latin-1...)
-is written back in that encoding, its diff too: an archive kept in
+A file read in another encoding (``Source.encoding``: cp1252, latin-1,
+UTF-16...) is written back in that encoding, with its byte order mark and
+in its byte order, its diff too: an archive kept in
 Windows-1252 stays so, and a project's ``encoding`` setting stays true of
 its files. Changing a file's encoding is a converter's job, not a formatter's.
 """
@@ -18,6 +19,8 @@ import codecs
 import difflib
 import io
 import os
+import re
+import sys
 import dataclasses
 import functools
 from collections.abc import Callable, Iterator
@@ -29,7 +32,8 @@ from keilref.records.compression import compression_of
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.records.inplace import FileState, ReplaceError, replace_file
-from keilref.records.inputs import is_match
+from keilref import wording
+from keilref.records.inputs import foreign_encoding, is_match
 from keilref.records.parser import iter_games
 from keilref.records.positions import split_lines
 from keilref.records.record import Record
@@ -135,7 +139,11 @@ def _format(
     follow_symlinks: bool,
 ) -> Formatted:
     # Named as the codecs name it, so that "UTF8" is UTF-8, with its byte order mark and the parser's hint.
-    encoding = codecs.lookup(source.encoding).name if source.encoding is not None else "utf-8"
+    encoding = _in_order(original, codecs.lookup(source.encoding).name if source.encoding is not None else "utf-8")
+    foreign = foreign_encoding(original) if encoding == "utf-8" else None
+    if foreign is not None:
+        # Not placed for an excerpt: the first line, read as UTF-8, is not text.
+        raise FormatError(f"{shown_name(source.name)}:1:1: {wording.foreign_byte_order_mark(foreign)} (file left as it is)")
     utf8 = _as_utf8(original, encoding, source.name)
     if is_match(utf8, source.name):
         raise FormatError(
@@ -146,10 +154,11 @@ def _format(
     first = utf8.find(b"\n")
     if first > 0 and utf8[first - 1] == ord("\r"):  # the first line says which ending the file uses
         text = text.replace("\n", "\r\n")
-    # A byte order mark is UTF-8's own: in another encoding those bytes are
-    # text (cp1252's "ï»¿"), which the parser has already refused.
-    bom = BOM if encoding == "utf-8" and original.startswith(BOM) else b""
-    data = bom + _encoded(text, encoding, source.name)
+    # A byte order mark at the start is kept, in the file's encoding: UTF-8's,
+    # or UTF-16's or UTF-32's, read as a character by _in_order's codec. (In
+    # cp1252 the bytes of UTF-8's are text, "ï»¿", which the parser refused.)
+    mark = "\ufeff" if utf8.startswith(BOM) else ""
+    data = _encoded(mark + text, encoding, source.name)
     formatted = Formatted(source.name, original, data, encoding=encoding)
     if write and formatted.changed:
         assert state is not None
@@ -166,6 +175,30 @@ def _format(
             raise FormatError(str(e)) from None
         return Formatted(source.name, original, data, replaced.notes, encoding=encoding)
     return formatted
+
+
+_ORDERS = {
+    "utf-16": ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")),
+    "utf-32": ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be")),
+}
+"""The codecs that read a byte order mark to choose the byte order, and drop it."""
+
+
+def _in_order(original: bytes, encoding: str) -> str:
+    """The codec that reads the file's bytes as they stand, its byte order
+    mark as a character: for ``utf-16`` and ``utf-32``, the byte order the
+    file's mark gives (else the machine's, as those codecs assume), so that
+    the file is written back in its own order with its own mark; UTF-8 for
+    ``utf-8-sig``, which would add a mark to a file without one."""
+    if encoding == "utf-8-sig":
+        return "utf-8"
+    orders = _ORDERS.get(encoding)
+    if orders is None:
+        return encoding
+    for mark, ordered in orders:
+        if original.startswith(mark):
+            return ordered
+    return f"{encoding}-{'le' if sys.byteorder == 'little' else 'be'}"
 
 
 def _as_utf8(original: bytes, encoding: str, name: str) -> bytes:

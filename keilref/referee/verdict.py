@@ -279,7 +279,7 @@ def adjudicate(
         )
     g = rep.game
     variations = variation_faults(record, setup)
-    notes = _annotation_warnings(record, setup, g, variations)
+    notes = _annotation_warnings(record, variations)
     base = dict(
         file=file,
         game=game,
@@ -315,13 +315,11 @@ def adjudicate(
     )
 
 
-def _annotation_warnings(
-    record: Record, setup: GameSetup, game: Game, variations: list[VariationFault]
-) -> list[tuple[str, tuple[int, int]]]:
+def _annotation_warnings(record: Record, variations: list[VariationFault]) -> list[tuple[str, tuple[int, int]]]:
     """What version 2 adds to judge, as warnings in file order: each
     variation's illegal turn, and the clock checks."""
     notes = [(f.message, (f.line, f.column)) for f in variations]
-    notes += clock_warnings(record, setup.declared, game.to_move)
+    notes += clock_warnings(record)
     return sorted(notes, key=lambda note: note[1])
 
 
