@@ -30,7 +30,7 @@ from keilref.errors import RecordSyntaxError
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind, Variation
 from keilref.records.scanner import number_text, turn_from_token
 
-__all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser"]
+__all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser", "too_many_turns"]
 
 _GRAMMAR = "record.lark"
 
@@ -342,8 +342,7 @@ class _Builder(Transformer[Token, Record]):
         return []
 
     def _too_many(self) -> _Fault:
-        cap = limits.MAX_TURNS
-        return _Fault(f"too many turns: a game may have at most {cap:,}; it was not read", self.first_line, 1)
+        return _too_many(self.first_line)
 
     read = 0
     """Turns read so far in this game, variations included: the cap counts them all."""
@@ -488,6 +487,19 @@ def parse_with_grammar(text: str, filename: str | None, line_offset: int, column
     except UnexpectedInput as e:
         message, line, column = _describe(e, text, line_offset, column_offset)
         raise _error(message, line, column, text, filename, line_offset, column_offset) from None
+
+
+def _too_many(first_line: int) -> _Fault:
+    cap = limits.MAX_TURNS
+    return _Fault(f"too many turns: a game may have at most {cap:,}; it was not read", first_line, 1)
+
+
+def too_many_turns(text: str, filename: str | None, line_offset: int, column_offset: int, first_line: int) -> RecordSyntaxError:
+    """The error for a game over :data:`~limits.MAX_TURNS` whose first tag is on
+    ``first_line``, as the grammar words it: for a game the scanner found over
+    the cap, without reading it again."""
+    fault = _too_many(first_line)
+    return _error(fault.message, fault.line, fault.column, text, filename, line_offset, column_offset)
 
 
 def _error(
