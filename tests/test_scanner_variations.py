@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from keilref.errors import RecordError
-from keilref.records import limits
+from keilref.records import limits, scanner
 from keilref.records.parser import parse_record
 from keilref.records.record import Comment
 from keilref.records.scanner import number_text, scan_game
@@ -124,3 +125,31 @@ def test_a_fault_among_variations_is_the_grammars(bad: str) -> None:
     assert scan_game(text) is None
     with pytest.raises(RecordError):
         parse_record(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_reading_through_declines_where_building_does(text: str) -> None:
+    """A long game is first read through without making anything (see scan_game):
+    that reading must decline exactly where the building one does."""
+    text = re.sub(r"\r+\n", "\n", text)
+    built = scanner._scan_annotated(text, 0, 0)
+    checked = scanner._scan_annotated(text, 0, 0, False)
+    assert (built is None) == (checked is None)
+    assert checked is None or checked is scanner._CHECKED
+
+
+def test_a_long_game_past_the_cap_is_refused_without_being_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(limits, "MAX_TURNS", 1000)
+    text = '[Size "5"]\n1. a1 ' + "(1. b1) " * 1000
+    made: list[int] = []
+    real = scanner.Variation
+    monkeypatch.setattr(scanner, "Variation", lambda *args: made.append(1) or real(*args))
+    with pytest.raises(RecordError) as caught:
+        parse_record(text)
+    assert (caught.value.message, caught.value.line, caught.value.column) == (
+        "too many turns: a game may have at most 1,000; it was not read",
+        1,
+        1,
+    )
+    assert made == []

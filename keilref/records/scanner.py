@@ -212,13 +212,20 @@ def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record
         return cast("Record | None", plain)
     tokens = _scan_tokens(text, line_offset, column_offset)
     if tokens is _ANNOTATED:
-        return _scan_annotated(text, line_offset, column_offset)
+        # Every turn takes at least three characters (a move and what ends
+        # it): only a longer game can pass the turn cap, and such a game is
+        # read through once without making anything, so that one refused at
+        # the cap has not first been built up to it.
+        if len(text) > 3 * limits.MAX_TURNS and _scan_annotated(text, line_offset, column_offset, False) is None:
+            return None
+        return cast("Record | None", _scan_annotated(text, line_offset, column_offset))
     return cast("Record | None", tokens)
 
 
 _ANNOTATED = object()
 """The game has a variation or a glyph: :func:`scan_game` reads it with :func:`_scan_annotated`."""
 _ANNOTATION_STARTS = frozenset("()!?$")
+_CHECKED = object()
 
 
 def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | None | object:
@@ -397,11 +404,15 @@ class _Line:
     """
 
     __slots__ = (
-        "after", "base", "before", "clock", "column", "comments", "glyphs", "lead", "line",
-        "move", "move_column", "move_line", "number", "numbered", "turns", "variations",
+        "after", "base", "before", "build", "clock", "column", "comments", "count", "glyphs", "lead",
+        "line", "move", "move_column", "move_line", "number", "numbered", "turns", "variations",
     )
 
-    def __init__(self, base: int, line: int, column: int) -> None:
+    def __init__(self, base: int, line: int, column: int, build: bool) -> None:
+        self.build = build
+        """Make the turns and variations; else only count and check them."""
+        self.count = 0
+        """The turns closed so far."""
         self.base = base
         """The index in the game of this line's first turn (0: Black's first)."""
         self.line = line
@@ -421,13 +432,19 @@ class _Line:
         self.comments: list[Comment] | None = None
         self.glyphs: list[str] | None = None
         self.clock: tuple[int, int] | None = None
-        self.variations: list[Variation] | None = None
+        self.variations: list[Variation | None] | None = None
         """The open turn's variations, the last one's comments after its ``)`` aside."""
         self.after: list[Comment] | None = None
 
     def close_turn(self) -> None:
         """Make the open turn, if any."""
         if self.move is None:
+            return
+        self.count += 1
+        if not self.build:
+            self.move = None
+            self.comments = self.glyphs = self.variations = self.after = None
+            self.clock = None
             return
         self._close_variation()
         comments = () if self.comments is None else tuple(self.comments)
@@ -436,7 +453,7 @@ class _Line:
             turn = dataclasses.replace(
                 turn,
                 glyphs=() if self.glyphs is None else tuple(self.glyphs),
-                variations=() if self.variations is None else tuple(self.variations),
+                variations=() if self.variations is None else cast("tuple[Variation, ...]", tuple(self.variations)),
                 clock_at=self.clock,
             )
         self.turns.append(turn)
@@ -446,33 +463,37 @@ class _Line:
 
     def _close_variation(self) -> None:
         """Give the last variation its comments after its ``)``."""
-        if self.after is not None and self.variations:
+        if self.after is not None and self.variations and self.build:
             v = self.variations[-1]
+            assert v is not None  # made, as this line is
             self.variations[-1] = Variation(v.turns, v.comments, tuple(self.after), v.line, v.column)
         self.after = None
 
-    def add_variation(self, variation: Variation) -> None:
+    def add_variation(self, variation: Variation | None) -> None:
         self._close_variation()
         if self.variations is None:
             self.variations = []
         self.variations.append(variation)
 
-    def variation(self) -> Variation:
-        """This line, ended by its ``)``, as a variation."""
+    def variation(self) -> Variation | None:
+        """This line, ended by its ``)``, as a variation (``None`` when not made)."""
         self.close_turn()
+        if not self.build:
+            return None
         lead = () if self.lead is None else tuple(self.lead)
         return Variation(tuple(self.turns), lead, (), self.line, self.column)
 
 
-def _scan_annotated(text: str, line_offset: int, column_offset: int) -> Record | None:
+def _scan_annotated(text: str, line_offset: int, column_offset: int, build: bool = True) -> Record | None | object:
     """:func:`scan_game` for a game with variations or glyphs: what the
     grammar reads, built as it builds it, and declined where it finds a
-    fault (or a nesting past the cap, which it words)."""
+    fault (or a nesting past the cap, which it words). Not ``build``, the
+    game is only read through, and :data:`_CHECKED` stands for its record."""
     head: list[Comment] = []
     tags: list[Tag] = []
     names: set[str] = set()
     tag_notes: dict[int, list[Comment]] = {}
-    main = _Line(0, 0, 0)
+    main = _Line(0, 0, 0, build)
     lines = [main]  # the lines open, innermost last
     current = main
     read = 0  # turns, variations included
@@ -507,7 +528,7 @@ def _scan_annotated(text: str, line_offset: int, column_offset: int) -> Record |
                 raise TurnCapPassed(tags[0].line)
             current.close_turn()  # a no-op after a move number, which closed it
             if current.number is not None:
-                if current.number != number_text(current.base + len(current.turns)):
+                if current.number != number_text(current.base + current.count):
                     return None
                 current.numbered = True
                 current.comments = current.before
@@ -582,7 +603,7 @@ def _scan_annotated(text: str, line_offset: int, column_offset: int) -> Record |
                 return None
             if len(lines) > max_depth:
                 return None  # nested past the cap: the grammar refuses it at this '('
-            current = _Line(current.base + len(current.turns), line, column)
+            current = _Line(current.base + current.count, line, column, build)
             lines.append(current)
             pos += 1
         elif kind == _RPAR_GROUP:
@@ -606,7 +627,7 @@ def _scan_annotated(text: str, line_offset: int, column_offset: int) -> Record |
             pos += len(res)
         elif kind == _TAG_GROUP:
             tag = token
-            if main.turns or main.move is not None or current.number is not None or result is not None:
+            if main.count or main.move is not None or current.number is not None or result is not None:
                 return None
             parts = _TAG_PARTS.match(tag)
             assert parts is not None  # the same shape as the token
@@ -618,6 +639,8 @@ def _scan_annotated(text: str, line_offset: int, column_offset: int) -> Record |
     if not tags or current is not main or main.number is not None or pos != len(text):
         return None
     main.close_turn()
+    if not build:
+        return _CHECKED
     for index, notes in tag_notes.items():
         tags[index] = _with_tag_comments(tags[index], notes)
     return Record(
@@ -654,9 +677,11 @@ def number_text(index: int) -> str:
 _NOT_PLAIN = object()
 """The game is not plain: :func:`scan_game` reads it token by token."""
 _PLAIN_TAG = re.compile(r'[ \n]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\])')
-_NOT_PLAIN_BODY = re.compile(r"[^ \n!-~]|[{;\[]")
+_NOT_PLAIN_BODY = re.compile(r"[^ \n!-~]|[{;\[()!?$]")
 """A character that makes the moves section not plain: any blank but space
-and line end, anything outside printable ASCII, a comment or a tag."""
+and line end, anything outside printable ASCII, a comment, a tag, a
+variation or a glyph (found here, before the section is cut into words: a
+game of a million variations would be cut whole before its first word said so)."""
 _WORD_MOVE = re.compile(r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}|pass|button")
 _WORD_NUMBER = re.compile(r"[0-9]+\.+")
 _WORD_RESULT = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*")
