@@ -153,3 +153,15 @@ def test_a_long_game_past_the_cap_is_refused_without_being_built(monkeypatch: py
         1,
     )
     assert made == []
+
+
+@pytest.mark.parametrize("name", ["MOVE", "MOVENUM", "COMMENT", "RESULT", "TAG", "GLYPH", "NAG"])
+def test_the_scanners_terminals_are_the_grammars(name: str) -> None:
+    from keilref.records.grammar import record_parser
+
+    (grammars,) = [t.pattern.value for t in record_parser().terminals if t.name == name]
+    mine = getattr(scanner, f"_{name}_TERMINAL")
+    # The grammar's file spells these characters as themselves, the scanner as escapes.
+    for escape, char in (("\\t", "\t"), ("\\n", "\n"), ("\\r", "\r"), ("\\ufeff", "\ufeff")):
+        mine = mine.replace(escape, char)
+    assert mine == grammars

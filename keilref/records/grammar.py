@@ -28,7 +28,7 @@ from keilref.values import Result
 from keilref.escaping import code_point
 from keilref.errors import RecordSyntaxError
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind, Variation
-from keilref.records.scanner import number_text, turn_from_token
+from keilref.records.scanner import number_text, shared_spelling, turn_from_token
 
 __all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser", "too_many_turns"]
 
@@ -130,20 +130,9 @@ def _tag(token: Token, comments: _Comments | None) -> Tag:
     return Tag(name, value, _comments(comments), token.line or 0, token.column or 0)
 
 
-_SPELLINGS: dict[str, str] = {}
-"""One string per spelling of a move: a game of a million turns holds a few
-hundred strings, not a million."""
-
-
 def _turn(token: Token, comments: tuple[Comment, ...], numbered: bool) -> Turn:
     """The turn a MOVE token spells."""
-    text: str = token.value
-    spelt = _SPELLINGS.get(text)
-    if spelt is None:
-        if len(_SPELLINGS) >= 4096:  # odd spellings must not grow it without end
-            _SPELLINGS.clear()
-        spelt = _SPELLINGS[text] = text
-    return turn_from_token(spelt, comments, numbered, token.line or 0, token.column or 0)
+    return turn_from_token(shared_spelling(token.value), comments, numbered, token.line or 0, token.column or 0)
 
 
 def _wrong_number(number: _Number, index: int) -> _Fault:

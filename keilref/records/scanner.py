@@ -21,8 +21,9 @@ the format and the source of every error message. So the scanner can only
 ever make reading faster, never change what is read or what is said about
 a fault; the differential tests hold it to that.
 
-The token patterns below are the grammar's terminals, copied verbatim (TAG
-with groups added to take it apart): each starts with a different character
+The token patterns below are the grammar's terminals, copied verbatim (a
+test holds them to the grammar's; a TAG is taken apart by a pattern with
+groups): each starts with a different character
 (MOVE and RESULT share ``B``, ``W`` and ``D``, but no text matches both), so
 the first that matches here is the one Lark's contextual lexer picks.
 """
@@ -38,23 +39,23 @@ from keilref.records import limits
 from keilref.values import Result
 from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, Variation, with_deferred_turns
 
-__all__ = ["TurnCapPassed", "scan_game"]
+__all__ = ["TurnCapPassed", "scan_game", "shared_spelling"]
+
+_MOVE_TERMINAL = r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff()!?])|(?:pass|button)(?![^ \t\n\r{;\ufeff()!?])"
+_MOVENUM_TERMINAL = r"[0-9]+\.+"
+_COMMENT_TERMINAL = r"\{[^}]*\}|;[^\n]*"
+_RESULT_TERMINAL = r"(?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*)(?![^ \t\n\r{;\ufeff])"
+_TAG_TERMINAL = r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\]'
+_GLYPH_TERMINAL = r"(?:!!|\?\?|!\?|\?!|!|\?)(?![^ \t\n\r{;\ufeff()])"
+_NAG_TERMINAL = r"\$[0-9]+(?![^ \t\n\r{;\ufeff()])"
+_BLANKS_BEFORE = r"([ \t\n\r\ufeff]*)"
+# Anything else starts no token, and the game is declined: the rest of the
+# text in one match; or the end of the text.
+_ANYTHING_ELSE = r"([^ \t\n\r\ufeff](?s:.*))|\Z"
 
 _TOKENS = re.compile(
-    r"([ \t\n\r\ufeff]*)(?:"
-    # MOVE
-    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff()!?])|(?:pass|button)(?![^ \t\n\r{;\ufeff()!?]))"
-    # MOVENUM
-    r"|([0-9]+\.+)"
-    # COMMENT
-    r"|(\{[^}]*\}|;[^\n]*)"
-    # RESULT
-    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*)(?![^ \t\n\r{;\ufeff]))"
-    # TAG
-    r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
-    # anything else starts no token, and the game is declined: the rest of
-    # the text in one match; or the end of the text
-    r"|([^ \t\n\r\ufeff](?s:.*))|\Z)"
+    f"{_BLANKS_BEFORE}(?:({_MOVE_TERMINAL})|({_MOVENUM_TERMINAL})|({_COMMENT_TERMINAL})"
+    f"|({_RESULT_TERMINAL})|({_TAG_TERMINAL})|{_ANYTHING_ELSE})"
 )
 """One match per token, with the blanks before it: ``findall`` then reads
 the whole text in one call, no character skipped, and no match objects.
@@ -354,24 +355,8 @@ class TurnCapPassed(Exception):
 
 
 _ANNOTATED_TOKENS = re.compile(
-    r"([ \t\n\r\ufeff]*)(?:"
-    # MOVE
-    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff()!?])|(?:pass|button)(?![^ \t\n\r{;\ufeff()!?]))"
-    # MOVENUM
-    r"|([0-9]+\.+)"
-    # COMMENT
-    r"|(\{[^}]*\}|;[^\n]*)"
-    # RESULT
-    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*)(?![^ \t\n\r{;\ufeff]))"
-    # TAG
-    r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
-    # GLYPH
-    r"|((?:!!|\?\?|!\?|\?!|!|\?)(?![^ \t\n\r{;\ufeff()]))"
-    # NAG
-    r"|(\$[0-9]+(?![^ \t\n\r{;\ufeff()]))"
-    # LPAR, RPAR
-    r"|(\()|(\))"
-    r"|([^ \t\n\r\ufeff](?s:.*))|\Z)"
+    f"{_BLANKS_BEFORE}(?:({_MOVE_TERMINAL})|({_MOVENUM_TERMINAL})|({_COMMENT_TERMINAL})|({_RESULT_TERMINAL})|({_TAG_TERMINAL})"
+    f"|({_GLYPH_TERMINAL})|({_NAG_TERMINAL})|(\\()|(\\))|{_ANYTHING_ELSE})"
 )
 """:data:`_TOKENS` with the grammar's GLYPH, NAG, LPAR and RPAR terminals
 (verbatim): each starts with a character no other terminal starts with."""
@@ -381,11 +366,12 @@ _ANNOTATED_TOKENS = re.compile(
 ) = range(2, 12)
 
 _SPELLINGS: dict[str, str] = {}
-"""One string per spelling of a move in the turns read here: a game of a
-million variations holds a few hundred strings, not a million."""
 
 
-def _spelling(text: str) -> str:
+def shared_spelling(text: str) -> str:
+    """One string per spelling of a move, for the turns of annotated games
+    (both readers): a game of a million variations then holds a few hundred
+    strings, not a million."""
     spelt = _SPELLINGS.get(text)
     if spelt is None:
         if len(_SPELLINGS) >= 4096:  # odd spellings must not grow it without end
@@ -448,7 +434,7 @@ class _Line:
             return
         self._close_variation()
         comments = () if self.comments is None else tuple(self.comments)
-        turn = turn_from_token(_spelling(self.move), comments, self.numbered, self.move_line, self.move_column)
+        turn = turn_from_token(shared_spelling(self.move), comments, self.numbered, self.move_line, self.move_column)
         if self.glyphs is not None or self.variations is not None or self.clock is not None:
             turn = dataclasses.replace(
                 turn,
