@@ -161,7 +161,7 @@ and column. Lark's tokens are not kept: a token costs several times that."""
 
 
 def _kept(token: Token) -> _Number:
-    return token.value, token.line or 0, token.column or 0
+    return shared_spelling(token.value), token.line or 0, token.column or 0
 
 
 class _Notes:
