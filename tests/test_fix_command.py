@@ -140,3 +140,17 @@ def test_fmt_fix_applies_the_same_fixes_then_formats(tmp_path: Path) -> None:
     assert again.exit_code == 0
     check = run("check", "--fix", "--diff", str(path))
     assert check.exit_code == 0 and check.stdout == ""
+
+
+def test_bytes_that_are_not_text_stay_as_they_are_in_the_file_and_its_diff(tmp_path: Path) -> None:
+    """A game that is not UTF-8 is an error, left alone; the other games of its file are fixed."""
+    broken = (ROOT / "records" / "faults" / "error-invalid-utf8.keil").read_bytes()
+    assert b"\xf1" in broken
+    path = written(tmp_path, broken + b"\n" + BOTH.encode("utf-8"))
+    shown = run("check", "--fix", "--diff", str(path))
+    assert shown.exit_code == 1
+    assert b'\n+[Result "W+0.5"]\n' in shown.stdout_bytes
+    assert shown.stdout_bytes.endswith(b"\n+1. b2 button 2. pass pass W+0.5\n")
+    done = run("check", "--fix", str(path))
+    assert done.exit_code == 1  # the error stays
+    assert path.read_bytes() == broken + b"\n" + FIXED.encode("utf-8")

@@ -69,9 +69,11 @@ def _fix_one(source: Source, rules: str | None, *, diff: bool) -> bool:
     fixed = fix_text(text, source.name, rules if rules is not None else source.rules)
     if not fixed.changed(text):
         return False
-    data = fixed.text.encode(encoding, "surrogateescape" if encoding == "utf-8" else "strict")
+    errors = "surrogateescape" if encoding == "utf-8" else "strict"
+    data = fixed.text.encode(encoding, errors)
     if diff:
-        typer.echo(_diff(source.name, text, fixed.text), nl=False)
+        # In the file's encoding, its bytes that are not text as they are: what patch applies to it.
+        typer.echo(_diff(source.name, text, fixed.text).encode(encoding, errors), nl=False)
         return True
     try:
         replace_file(source.name, data, state)
