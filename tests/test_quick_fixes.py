@@ -17,7 +17,7 @@ import keilref  # noqa: E402
 from keilref.referee.verdict import Status, Verdict  # noqa: E402
 from lsp_support import ROOT, Client  # noqa: E402
 
-FIXTURES = sorted((ROOT / "records").rglob("*.keil"))
+FIXTURES = sorted((ROOT / "records").rglob("*.keil")) + sorted((ROOT / "docs").glob("*.keil"))
 
 BOTH = """[Event "both"]
 [Rules "keil"]
