@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ REASONS = {
 }
 
 
-def _jsonl(*paths: str) -> list[dict[str, object]]:
+def _jsonl(*paths: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in run("check", "--format", "jsonl", *paths).stdout.splitlines()]
 
 
