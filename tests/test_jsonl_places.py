@@ -117,3 +117,14 @@ def test_a_mismatch_with_warnings_places_each_at_its_tag_and_the_declared_result
 def test_a_game_without_a_mismatch_or_a_warning_has_empty_places() -> None:
     (v,) = _jsonl("records/games/size7-keil-white-resigns.keil")
     assert (v["status"], v["mismatch"], v["warning_places"], v["warnings"]) == ("ok", None, [], [])
+
+
+def test_the_library_gives_the_same_reason_and_places_as_the_json_line() -> None:
+    import keilref
+
+    (v,) = keilref.check_file("records/faults/mismatch-wrong-margin.keil")
+    assert v.mismatch_reason is keilref.MismatchReason.WRONG_MARGIN
+    assert v.to_json()["mismatch"] == {"line": 8, "column": 49, "reason": "wrong-margin", "message": "wrong margin"}
+    (w,) = keilref.check_file("records/faults/warning-clock-rises-past-increment.keil")
+    assert w.mismatch_reason is None and w.to_json()["mismatch"] is None
+    assert [(line, column) for _, line, column in w.placed_warnings] == [(13, 2)]
