@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from keilref.formats import Causes, CheckOptions, Summary, Writer
+from keilref.formats import Causes, CheckOptions, Places, Summary, Writer
 from keilref.values import Color, Score, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.referee.settings import GameSetup
@@ -31,10 +31,9 @@ def text_line(v: Verdict) -> str:
 
 def warning_lines(v: Verdict) -> list[str]:
     """One line per warning, at the tag it is about (the game's start for a missing one)."""
-    places = v.warnings_at + ((v.line, 1),) * (len(v.warnings) - len(v.warnings_at))
     return [
         one_line(f"{shown_name(v.file)}:{line}:{column}: game {v.game}: warning: {text}")
-        for text, (line, column) in zip(v.warnings, places)
+        for text, line, column in v.placed_warnings
     ]
 
 
@@ -72,6 +71,20 @@ class TextWriter(Writer):
                 failing[(m.group(1), int(m.group(2)))] = []
         return failing
 
+    @classmethod
+    def read_places(cls, text: str) -> Places:
+        # Every line but the summary is at a place: the status's (unless the
+        # game is ok, which has no fault) and each warning's.
+        places: Places = {}
+        for line in text.splitlines():
+            m = re.match(r"(.+?):(\d+):(\d+): game (\d+): (\w+): ", line)
+            if m is None:
+                continue
+            listed = places.setdefault((m.group(1), int(m.group(4))), [])
+            if m.group(5) != Status.OK.value:
+                listed.append((m.group(5), int(m.group(2)), int(m.group(3))))
+        return places
+
 
 class JsonLinesWriter(Writer):
     """``--format jsonl``: a JSON object per game (see :func:`json_line`)."""
@@ -89,6 +102,20 @@ class JsonLinesWriter(Writer):
             v = json.loads(line)
             failing[(v["file"], v["game"])] = []
         return failing
+
+    @classmethod
+    def read_places(cls, text: str) -> Places:
+        places: Places = {}
+        for line in text.splitlines():
+            v = json.loads(line)
+            listed = places.setdefault((v["file"], v["game"]), [])
+            at = v["illegal"] or v["error"] or v["mismatch"]
+            if at is not None:
+                listed.append((v["status"], at["line"], at["column"]))
+            elif v["status"] == Status.UNFINISHED.value:
+                listed.append((v["status"], v["line"], 1))  # the game's start, as the text line has it
+            listed += [("warning", w["line"], w["column"]) for w in v["warning_places"]]
+        return places
 
 
 def summary_line(counts: Counter[str], seconds: float, *, warned: int = 0, interrupted: bool = False) -> str:
