@@ -639,3 +639,8 @@ def output_loses(name: str, lost: str, *, forceable: bool) -> str:
 def output_collision(name: str, first: str, second: str) -> str:
     """Why nothing is written when two outputs would have one name."""
     return f"{name}: {first} and {second} would both be written here; nothing written (give them different names)"
+
+
+def shape_disagrees(judged: str) -> str:
+    """Why a shape of a match is an error: it says another game than the shape judged."""
+    return f"this shape of the match disagrees with {judged} (the moves, result, players or settings differ)"

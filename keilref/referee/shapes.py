@@ -1,0 +1,256 @@
+"""One match, one game: the files and records that are one match of a server.
+
+A match of abstract_games may be given as its match page
+(``STEM.match.json``), its replay (``STEM.replay.json``), its stored rows
+(``STEM.moves.json``) and as the record an import wrote. Every command that
+counts games (``check``, ``stats``, ``filter``, the report, ``import``) asks
+:func:`group_shapes` which of them is judged, so that a match is one game
+whatever the number of its shapes, and shapes that disagree are an error.
+
+Identity is exact, never a guess:
+
+- A game with both a ``Site`` and a ``GameId`` (a match page and a replay
+  carry the match's id, at ``Site "abstract_games"``) is the game of that id
+  at that site, wherever its file is.
+- A shape without an id (the stored rows carry none) is the match of the
+  shapes beside it: the files of one stem in one folder. When those carry no
+  id, the stem in its folder is the identity; when they carry two different
+  ids, it is none of them, and stays a game of its own.
+- Nothing else is merged: files of one stem in two folders are two games
+  unless their ids say otherwise, and a record without ``Site`` or
+  ``GameId`` is always a game of its own.
+
+Of one match's shapes, the richest is judged: the match page, then the
+replay, then the stored rows, then a record; of two of a kind, the first
+given. Its verdict is what it would be alone.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from keilref import wording
+from keilref.errors import RecordError
+from keilref.records.abstract_games import is_match_name, match_stem
+from keilref.records.inputs import MatchBytes, split_source
+from keilref.records.parser import read_game
+from keilref.records.abstract_games import read_match
+from keilref.records.record import Record
+from keilref.records.sources import Source
+from keilref.records.tags import GAME_ID_TAG
+from keilref.referee.settings import read_setup
+
+__all__ = ["FileShapes", "Shape", "Shapes", "group_shapes", "same_game"]
+
+RANK = {"match": 0, "replay": 1, "moves": 2, "record": 3}
+"""Which shape of a match is judged: the lowest rank, the richest first."""
+
+_ID_MARK = GAME_ID_TAG.encode("ascii")
+_MARKS = (_ID_MARK, b'"id"')
+"""Bytes without which a file holds no game with an id: a record's tag, a match's key."""
+_SCAN = 1 << 20
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One game that may be a shape of a match."""
+
+    file: str
+    game: int
+    """1-based, as its verdict counts it."""
+    kind: str
+    """``match``, ``replay``, ``moves`` or ``record``."""
+    record: Record
+    order: int
+    """Its place in the input, for ties."""
+
+    @property
+    def name(self) -> str:
+        """How a message names it: the file, and the game for a record."""
+        return self.file if self.kind != "record" else f"{self.file} game {self.game}"
+
+
+@dataclass(frozen=True)
+class FileShapes:
+    """What one file's games are, for the stage that judges them."""
+
+    also: frozenset[int] = frozenset()
+    """Games judged as another shape of their match: not judged again."""
+    disagree: tuple[tuple[int, str], ...] = ()
+    """Games that disagree with the judged shape of their match, each with
+    what the error says (an ``error`` in their place)."""
+
+    def error_for(self, game: int) -> str | None:
+        for number, message in self.disagree:
+            if number == game:
+                return message
+        return None
+
+
+@dataclass(frozen=True)
+class Group:
+    """One match's shapes: the judged first."""
+
+    judged: Shape
+    others: tuple[Shape, ...]
+    disagreeing: tuple[Shape, ...]
+
+
+@dataclass
+class Shapes:
+    """The matches found among some sources."""
+
+    groups: list[Group] = field(default_factory=list)
+    by_file: dict[str, FileShapes] = field(default_factory=dict)
+
+    def of(self, file: str) -> FileShapes | None:
+        return self.by_file.get(file)
+
+
+def group_shapes(sources: Sequence[Source]) -> Shapes:
+    """Which games of ``sources`` are shapes of one match (see the module).
+
+    Only files that can be read twice are looked at (not standard input, a
+    pipe or an unreadable path): a game in those is always its own. A file
+    that cannot be read here is left to the reading that judges it.
+    """
+    return shapes_of(list(_shapes(sources)))
+
+
+def shapes_of(members: Sequence[Shape]) -> Shapes:
+    """:func:`group_shapes` for games already read."""
+    groups = _groups(members)
+    shapes = Shapes()
+    also: dict[str, set[int]] = {}
+    disagree: dict[str, list[tuple[int, str]]] = {}
+    for group in groups:
+        ranked = sorted(group, key=lambda s: (RANK[s.kind], s.order))
+        judged, others = ranked[0], ranked[1:]
+        wrong = tuple(s for s in others if not same_game(s.record, judged.record))
+        for other in others:
+            if other in wrong:
+                disagree.setdefault(other.file, []).append(
+                    (other.game, wording.shape_disagrees(judged.name))
+                )
+            else:
+                also.setdefault(other.file, set()).add(other.game)
+        shapes.groups.append(Group(judged, tuple(others), wrong))
+    for name in also.keys() | disagree.keys():
+        shapes.by_file[name] = FileShapes(frozenset(also.get(name, ())), tuple(disagree.get(name, ())))
+    return shapes
+
+
+def same_game(a: Record, b: Record) -> bool:
+    """Whether two shapes of one match say the same game: the same turns,
+    players, settings and declared result (ids, dates, comments aside)."""
+    return _essence(a) == _essence(b)
+
+
+def _essence(record: Record) -> tuple[object, ...]:
+    setup = read_setup(record)
+    players = tuple(record.tag_value(name) for name in ("Black", "White", "KomiBy"))
+    return (tuple(record.moves), players, setup.rules, setup.size, setup.komi, setup.button, setup.declared)
+
+
+def _shapes(sources: Sequence[Source]) -> Iterator[Shape]:
+    order = 0
+    for source in sources:
+        if source.is_stdin or source.size() is None:
+            continue
+        if not is_match_name(source.name) and not _marked(source):
+            continue
+        try:
+            with source.reading() as stream:
+                pieces = list(split_source(stream, source.name))
+        except OSError:
+            continue
+        game = 1
+        for piece in pieces:
+            if isinstance(piece, MatchBytes):
+                if piece.piece.too_large:
+                    game += 1
+                    continue
+                try:
+                    match = read_match(piece.data, source.name, places=False)
+                except RecordError:
+                    game += 1
+                    continue
+                yield Shape(source.name, game, match.shape, match.record, order)
+                order += 1
+                game += 1
+                continue
+            if _ID_MARK not in piece.data:
+                game += piece.counts
+                continue
+            item = read_game(piece, source.name)
+            if item is None:
+                continue
+            if isinstance(item, Record):
+                yield Shape(source.name, game, "record", item, order)
+                order += 1
+            game += 1
+
+
+def _marked(source: Source) -> bool:
+    """Whether the file may hold a game with an id: a scan of its bytes, far
+    cheaper than cutting it into games, so that an archive without ids costs
+    one read."""
+    keep = max(len(m) for m in _MARKS) - 1
+    tail = b""
+    try:
+        with source.reading() as stream:
+            while chunk := stream.read(_SCAN):
+                window = tail + chunk
+                if any(m in window for m in _MARKS):
+                    return True
+                tail = window[-keep:]
+    except OSError:
+        return False
+    return False
+
+
+def _groups(members: Sequence[Shape]) -> list[list[Shape]]:
+    ids = {m: _id(m) for m in members}
+    stems: dict[str, set[tuple[str, str]]] = {}
+    for m in members:
+        stem = _stem_key(m)
+        if stem is not None:
+            found = ids[m]
+            stems.setdefault(stem, set())
+            if found is not None:
+                stems[stem].add(found)
+    keyed: dict[tuple[str, ...], list[Shape]] = {}
+    for m in members:
+        key: tuple[str, ...] | None = None
+        found = ids[m]
+        stem = _stem_key(m)
+        if found is not None:
+            key = ("id", *found)
+        elif stem is not None:
+            known = stems[stem]
+            if len(known) == 1:
+                key = ("id", *next(iter(known)))
+            elif not known:
+                key = ("stem", stem)
+        if key is not None:
+            keyed.setdefault(key, []).append(m)
+    return [group for group in keyed.values() if len(group) > 1]
+
+
+def _id(shape: Shape) -> tuple[str, str] | None:
+    site, game_id = shape.record.tag_value("Site"), shape.record.tag_value(GAME_ID_TAG)
+    if site is None or game_id is None:
+        return None
+    return site, game_id
+
+
+def _stem_key(shape: Shape) -> str | None:
+    """The file's folder and stem, for a match shape named as one."""
+    if shape.kind == "record":
+        return None
+    stem = match_stem(shape.file)
+    if stem == shape.file:
+        return None
+    return os.path.normpath(stem)
