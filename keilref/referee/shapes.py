@@ -42,7 +42,7 @@ from keilref.records.sources import Source
 from keilref.records.tags import GAME_ID_TAG
 from keilref.referee.settings import read_setup
 
-__all__ = ["FileShapes", "Shape", "Shapes", "group_shapes", "same_game"]
+__all__ = ["FileShapes", "Group", "Shape", "Shapes", "group_shapes", "same_game", "shapes_of"]
 
 RANK = {"match": 0, "replay": 1, "moves": 2, "record": 3}
 """Which shape of a match is judged: the lowest rank, the richest first."""
@@ -149,7 +149,10 @@ def same_game(a: Record, b: Record) -> bool:
 
 
 def _essence(record: Record) -> tuple[object, ...]:
-    setup = read_setup(record)
+    try:
+        setup = read_setup(record)
+    except ValueError:
+        return ("settings that cannot be read", id(record))
     players = tuple(record.tag_value(name) for name in ("Black", "White", "KomiBy"))
     return (tuple(record.moves), players, setup.rules, setup.size, setup.komi, setup.button, setup.declared)
 
@@ -187,10 +190,20 @@ def _shapes(sources: Sequence[Source]) -> Iterator[Shape]:
             item = read_game(piece, source.name)
             if item is None:
                 continue
-            if isinstance(item, Record):
+            if isinstance(item, Record) and _settled(item):
                 yield Shape(source.name, game, "record", item, order)
                 order += 1
             game += 1
+
+
+def _settled(record: Record) -> bool:
+    """Whether a record's settings can be read: one that cannot is an error
+    of its own, said by its verdict, and no shape to compare."""
+    try:
+        read_setup(record)
+    except ValueError:
+        return False
+    return True
 
 
 def _marked(source: Source) -> bool:
