@@ -184,19 +184,20 @@ def test_check_takes_a_directory_of_matches_and_every_format(tmp_path: Path) -> 
     result = run("check", "--format", "jsonl", str(SAMPLES))
     assert result.exit_code == 0
     verdicts = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(verdicts) == 6 + 18  # sample-records.keil, and the three shapes of each match
-    assert sum(v["status"] == "unfinished" for v in verdicts) == 4
+    # sample-records.keil and the three shapes of each match: one game per match, its match page judged.
+    assert len(verdicts) == 6
+    assert sum(v["status"] == "unfinished" for v in verdicts) == 1
     for fmt in ("github", "gitlab", "sarif", "junit"):
         assert run("check", "--format", fmt, "--strict", str(_sample("sample6-keil5", "replay"))).exit_code == 1
     page = tmp_path / "report.html"
     assert run("check", "--format", "html", "-o", str(page), str(SAMPLES)).exit_code == 0
-    assert "sample6-keil5.replay.json" in page.read_text(encoding="utf-8")
+    assert "sample6-keil5.match.json" in page.read_text(encoding="utf-8")
     shown = run("show", str(_sample("sample1-keil4", "replay")))
     assert shown.exit_code == 0 and "size 4, komi 6, after turn 38 of 38" in shown.stdout
     assert run("score", str(_sample("sample2-keil5", "moves"))).exit_code == 0
     assert run("legal", str(_sample("sample6-keil5", "match"))).exit_code == 0
     stats = run("stats", "--format", "json", str(SAMPLES))
-    assert stats.exit_code == 0 and json.loads(stats.stdout)["games"] == 24
+    assert stats.exit_code == 0 and json.loads(stats.stdout)["games"] == 6
     picked = run("filter", "--status", "unfinished", "--player", "alice", str(_sample("sample6-keil5", "moves")))
     assert picked.exit_code == 0
     (game,) = parse_games(picked.stdout)
