@@ -168,3 +168,33 @@ def test_a_stem_whose_shapes_carry_two_ids_merges_nothing(tmp_path: Path) -> Non
     result = run("check", str(tmp_path))
     assert SUMMARY.findall(result.output) == ["3"]
     assert ": error: " not in result.output
+
+
+RECORD = """[Site "{site}"]
+[GameId "{game_id}"]
+[Black "a"]
+[White "b"]
+[Size "2"]
+
+1. a1 pass 2. pass {result}
+"""
+
+
+def _archive(tmp_path: Path, *games: tuple[str, str, str]) -> Path:
+    path = tmp_path / "archive.keil"
+    text = "\n".join(RECORD.format(site=s, game_id=g, result=r) for s, g, r in games)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_records_of_one_id_at_one_site_are_one_game(tmp_path: Path) -> None:
+    path = _archive(tmp_path, ("club", "7", "*"), ("club", "7", "*"), ("club", "8", "*"), ("other", "7", "*"))
+    result = run("check", "--format", "jsonl", str(path))
+    assert [json.loads(line)["game"] for line in result.output.splitlines()] == [1, 3, 4]
+
+
+def test_an_escaped_id_is_read_before_it_is_compared(tmp_path: Path) -> None:
+    path = _archive(tmp_path, ("club", '7\\\\', "*"), ("club", "7\\\\", "W+R"))
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:9:1: game 2: error: this shape of the match disagrees with {path} game 1 (" in result.output

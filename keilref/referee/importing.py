@@ -70,7 +70,7 @@ def import_sources(sources: Sequence[Source]) -> ImportSummary:
             e.filename = e.filename or source.name
             summary.errors.append((source.name, e))
             continue
-        members.append(Shape(source.name, 1, match.shape, match.record, len(members)))
+        members.append(Shape(source.name, 1, match.shape, match.record, (len(members), 1)))
     shapes = shapes_of(members)
     grouped = {id(s): g for g in shapes.groups for s in (g.judged, *g.others)}
     for member in members:

@@ -28,6 +28,7 @@ given. Its verdict is what it would be alone.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -35,8 +36,8 @@ from keilref import wording
 from keilref.errors import RecordError
 from keilref.records.abstract_games import is_match_name, match_stem
 from keilref.records.inputs import MatchBytes, split_source
-from keilref.records.parser import read_game
-from keilref.records.abstract_games import read_match
+from keilref.records.parser import GameBytes, read_game
+from keilref.records.abstract_games import Match, read_match
 from keilref.records.record import Record
 from keilref.records.sources import Source
 from keilref.records.tags import GAME_ID_TAG
@@ -63,8 +64,8 @@ class Shape:
     kind: str
     """``match``, ``replay``, ``moves`` or ``record``."""
     record: Record
-    order: int
-    """Its place in the input, for ties."""
+    order: tuple[int, int]
+    """Its place in the input (its file's, then its own), for ties."""
 
     @property
     def name(self) -> str:
@@ -158,42 +159,88 @@ def _essence(record: Record) -> tuple[object, ...]:
 
 
 def _shapes(sources: Sequence[Source]) -> Iterator[Shape]:
-    order = 0
-    for source in sources:
-        if source.is_stdin or source.size() is None:
+    """Every match shape of ``sources``, then the records that may be one.
+
+    A record is parsed only when the cheap look at its tags (its raw ``Site``
+    and ``GameId``) finds it may share its id with another game: an archive
+    of distinct ids costs one cut, not a second parse.
+    """
+    seen: dict[tuple[bytes, bytes] | None, int] = {}
+    records: dict[int, list[tuple[int, tuple[bytes, bytes] | None]]] = {}
+    for number, source in enumerate(sources):
+        pieces = _pieces(source)
+        if pieces is None:
             continue
-        if not is_match_name(source.name) and not _marked(source):
-            continue
-        try:
-            with source.reading() as stream:
-                pieces = list(split_source(stream, source.name))
-        except OSError:
-            continue
-        game = 1
-        for piece in pieces:
+        for game, piece in _numbered(pieces):
             if isinstance(piece, MatchBytes):
-                if piece.piece.too_large:
-                    game += 1
-                    continue
-                try:
-                    match = read_match(piece.data, source.name, places=False)
-                except RecordError:
-                    game += 1
-                    continue
-                yield Shape(source.name, game, match.shape, match.record, order)
-                order += 1
-                game += 1
-                continue
-            if _ID_MARK not in piece.data:
-                game += piece.counts
-                continue
-            item = read_game(piece, source.name)
-            if item is None:
-                continue
-            if isinstance(item, Record) and _settled(item):
-                yield Shape(source.name, game, "record", item, order)
-                order += 1
+                match = _match(piece, source.name)
+                if match is not None:
+                    found = _id(Shape(source.name, game, match.shape, match.record, (number, game)))
+                    raw = None if found is None else (found[0].encode("utf-8"), found[1].encode("utf-8"))
+                    seen[raw] = seen.get(raw, 0) + 2
+                    yield Shape(source.name, game, match.shape, match.record, (number, game))
+            elif _ID_MARK in piece.data:
+                raw = _raw_id(piece.data)
+                seen[raw] = seen.get(raw, 0) + 1
+                records.setdefault(number, []).append((game, raw))
+    for number, games in records.items():
+        wanted = {game for game, raw in games if raw is None or seen.get(raw, 0) > 1}
+        if not wanted:
+            continue
+        source = sources[number]
+        for game, piece in _numbered(_pieces(source) or []):
+            if game in wanted and not isinstance(piece, MatchBytes):
+                item = read_game(piece, source.name)
+                if isinstance(item, Record) and _settled(item):
+                    yield Shape(source.name, game, "record", item, (number, game))
+
+
+def _pieces(source: Source) -> list[GameBytes] | None:
+    if source.is_stdin or source.size() is None:
+        return None
+    if not is_match_name(source.name) and not _marked(source):
+        return None
+    try:
+        with source.reading() as stream:
+            return list(split_source(stream, source.name))
+    except OSError:
+        return None
+
+
+def _numbered(pieces: Sequence[GameBytes]) -> Iterator[tuple[int, GameBytes]]:
+    """Each game with its number as its verdict gets it (space between games has none)."""
+    game = 1
+    for piece in pieces:
+        if piece.counts or isinstance(piece, MatchBytes):
+            yield game, piece
             game += 1
+
+
+def _match(piece: MatchBytes, name: str) -> Match | None:
+    if piece.piece.too_large:
+        return None
+    try:
+        return read_match(piece.data, name, places=False)
+    except RecordError:
+        return None
+
+
+_RAW_TAG = re.compile(rb'\[\s*(Site|GameId)\s+"([^"\\\n]*)"\s*\]')
+
+
+def _raw_id(data: bytes) -> tuple[bytes, bytes] | None:
+    """A record's ``Site`` and ``GameId`` as written, when one plain reading of
+    each is certain; ``None`` when only parsing can tell (escapes, a tag
+    written twice or oddly, a ``Site`` missing while the bytes name one)."""
+    found: dict[bytes, list[bytes]] = {b"Site": [], b"GameId": []}
+    for m in _RAW_TAG.finditer(data):
+        found[m.group(1)].append(m.group(2))
+    sites, ids = found[b"Site"], found[b"GameId"]
+    if len(ids) != 1 or len(sites) > 1 or (not sites and b"Site" in data) or b"\\" in data:
+        return None
+    if not sites:
+        return (b"", ids[0] + b"\0no site")
+    return sites[0], ids[0]
 
 
 def _settled(record: Record) -> bool:
