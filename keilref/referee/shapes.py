@@ -9,16 +9,17 @@ whatever the number of its shapes, and shapes that disagree are an error.
 
 Identity is exact, never a guess:
 
-- A game with both a ``Site`` and a ``GameId`` (a match page and a replay
-  carry the match's id, at ``Site "abstract_games"``) is the game of that id
-  at that site, wherever its file is.
+- A game of ``Site "abstract_games"`` with a ``GameId`` (a match page and
+  a replay carry the match's id) is the match of that id, wherever its file
+  is. Other sites' ids are not taken as one game's: nothing says they name
+  one game each.
 - A shape without an id (the stored rows carry none) is the match of the
   shapes beside it: the files of one stem in one folder. When those carry no
   id, the stem in its folder is the identity; when they carry two different
   ids, it is none of them, and stays a game of its own.
 - Nothing else is merged: files of one stem in two folders are two games
-  unless their ids say otherwise, and a record without ``Site`` or
-  ``GameId`` is always a game of its own.
+  unless their ids say otherwise, and a record without the server's
+  ``Site`` and a ``GameId`` is always a game of its own.
 
 Of one match's shapes, the richest is judged: the match page, then the
 replay, then the stored rows, then a record; of two of a kind, the first
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 
 from keilref import wording
 from keilref.errors import RecordError
-from keilref.records.abstract_games import is_match_name, match_stem
+from keilref.records.abstract_games import SITE, is_match_name, match_stem
 from keilref.records.inputs import MatchBytes, split_source
 from keilref.records.parser import GameBytes, read_game
 from keilref.records.abstract_games import Match, read_match
@@ -184,7 +185,7 @@ def _shapes(sources: Sequence[Source]) -> Iterator[Shape]:
                 seen[raw] = seen.get(raw, 0) + 1
                 records.setdefault(number, []).append((game, raw))
     for number, games in records.items():
-        wanted = {game for game, raw in games if raw is None or seen.get(raw, 0) > 1}
+        wanted = {game for game, raw in games if raw is None or (raw != (b"", b"") and seen.get(raw, 0) > 1)}
         if not wanted:
             continue
         source = sources[number]
@@ -238,8 +239,8 @@ def _raw_id(data: bytes) -> tuple[bytes, bytes] | None:
     sites, ids = found[b"Site"], found[b"GameId"]
     if len(ids) != 1 or len(sites) > 1 or (not sites and b"Site" in data) or b"\\" in data:
         return None
-    if not sites:
-        return (b"", ids[0] + b"\0no site")
+    if not sites or sites[0] != SITE.encode("ascii"):
+        return (b"", b"")  # no id of the server's: never a shape
     return sites[0], ids[0]
 
 
@@ -301,7 +302,9 @@ def _groups(members: Sequence[Shape]) -> list[list[Shape]]:
 
 def _id(shape: Shape) -> tuple[str, str] | None:
     site, game_id = shape.record.tag_value("Site"), shape.record.tag_value(GAME_ID_TAG)
-    if site is None or game_id is None:
+    if site != SITE or game_id is None:
+        # Only the server's ids are known to name one match each: a club may
+        # number each event's games from 1 at one Site.
         return None
     return site, game_id
 
