@@ -200,3 +200,11 @@ def test_an_escaped_id_is_read_before_it_is_compared(tmp_path: Path) -> None:
     result = run("check", str(path))
     assert result.exit_code == 1
     assert f"{path}:9:1: game 2: error: this shape of the match disagrees with {path} game 1 (" in result.output
+
+
+def test_a_file_given_twice_is_its_match_once() -> None:
+    page = str(SAMPLES / "abstract_games" / "sample1-keil4.match.json")
+    alone = run("check", page).output.splitlines()[0]
+    twice = run("check", page, page)
+    assert twice.output.splitlines()[0] == alone
+    assert SUMMARY.findall(twice.output) == ["1"]

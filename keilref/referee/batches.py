@@ -73,8 +73,8 @@ class Batch:
 
 def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
     shapes = group_shapes(sources)
-    for source in sources:
-        mine = shapes.of(source.name)
+    for number, source in enumerate(sources):
+        mine = shapes.of(number)
         index = 1
         games: list[GameBytes] = []
         nbytes = 0

@@ -66,7 +66,7 @@ class Shape:
     """``match``, ``replay``, ``moves`` or ``record``."""
     record: Record
     order: tuple[int, int]
-    """Its place in the input (its file's, then its own), for ties."""
+    """Its place in the input: its source's (from 0), then its game's."""
 
     @property
     def name(self) -> str:
@@ -105,10 +105,12 @@ class Shapes:
     """The matches found among some sources."""
 
     groups: list[Group] = field(default_factory=list)
-    by_file: dict[str, FileShapes] = field(default_factory=dict)
+    by_source: dict[int, FileShapes] = field(default_factory=dict)
+    """By the source's place in the sources given: one file may be given twice."""
 
-    def of(self, file: str) -> FileShapes | None:
-        return self.by_file.get(file)
+    def of(self, number: int) -> FileShapes | None:
+        """What the games of the ``number``-th source (from 0) are."""
+        return self.by_source.get(number)
 
 
 def group_shapes(sources: Sequence[Source]) -> Shapes:
@@ -125,22 +127,22 @@ def shapes_of(members: Sequence[Shape]) -> Shapes:
     """:func:`group_shapes` for games already read."""
     groups = _groups(members)
     shapes = Shapes()
-    also: dict[str, set[int]] = {}
-    disagree: dict[str, list[tuple[int, str]]] = {}
+    also: dict[int, set[int]] = {}
+    disagree: dict[int, list[tuple[int, str]]] = {}
     for group in groups:
         ranked = sorted(group, key=lambda s: (RANK[s.kind], s.order))
         judged, others = ranked[0], ranked[1:]
         wrong = tuple(s for s in others if not same_game(s.record, judged.record))
         for other in others:
             if other in wrong:
-                disagree.setdefault(other.file, []).append(
+                disagree.setdefault(other.order[0], []).append(
                     (other.game, wording.shape_disagrees(judged.name))
                 )
             else:
-                also.setdefault(other.file, set()).add(other.game)
+                also.setdefault(other.order[0], set()).add(other.game)
         shapes.groups.append(Group(judged, tuple(others), wrong))
-    for name in also.keys() | disagree.keys():
-        shapes.by_file[name] = FileShapes(frozenset(also.get(name, ())), tuple(disagree.get(name, ())))
+    for number in also.keys() | disagree.keys():
+        shapes.by_source[number] = FileShapes(frozenset(also.get(number, ())), tuple(disagree.get(number, ())))
     return shapes
 
 
