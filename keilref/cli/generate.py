@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 from keilref.cli.output_file import OutputFileOption, output_to
 from keilref.cli.app import (
     _check_rules,
+    complete_rules,
     fail,
     app,
 )
@@ -28,7 +29,9 @@ def generate(
         Optional[list[int]], typer.Option("--size", metavar="N", help="Board size; repeat to cycle.")
     ] = None,
     rules: Annotated[
-        Optional[list[str]], typer.Option("--rules", metavar="RULES", help="Rule set; repeat to cycle.")
+        Optional[list[str]], typer.Option(
+            "--rules", metavar="RULES", autocompletion=complete_rules, help="Rule set; repeat to cycle."
+        ),
     ] = None,
     fill: Annotated[
         float,

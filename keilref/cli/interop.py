@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from keilref.cli.app import EXIT_FAILED, EXIT_OK, PathsArgument, _choose, app, fail
+from keilref.cli.app import EXIT_FAILED, EXIT_OK, PathsArgument, _choose, app, completes, fail
 from keilref.cli.output_file import ForceOption, NewFile, Rules, is_directory_target, read_files, write_files
 from keilref.escaping import shown_name
 from keilref.records.sources import STDIN, PathError, expand_paths, read_source
@@ -80,7 +80,12 @@ EXPORT_FORMATS = ("abstract-games",)
 @app.command()
 def export(
     paths: PathsArgument,
-    to: Annotated[str, typer.Option("--to", metavar="FORMAT", help="abstract-games: the server's stored move list.")],
+    to: Annotated[str, typer.Option(
+            "--to",
+            metavar="FORMAT",
+            autocompletion=completes(lambda: EXPORT_FORMATS),
+            help="abstract-games: the server's stored move list.",
+        ),],
     output: Annotated[
         Optional[str],
         typer.Option(
