@@ -23,7 +23,6 @@ from keilref.records.sources import Source
 from keilref.cli.terminal import ChoiceError, choose, excerpt, runner_safe_streams
 from keilref.escaping import shown_name
 from keilref.engine.rules import all_rules
-from keilref.records.tagnames import one_typo
 from keilref.project import Found, Project, ProjectError, Projects, find_sources
 
 if TYPE_CHECKING:
@@ -352,9 +351,14 @@ def _check_rules(rules: str | None) -> str | None:
     """The rule set an option names, whatever its case; a usage error otherwise."""
     if rules is None:
         return None
-    # A rule set's name is a game's: only a typo of one is hinted at, since a
-    # loose likeness would send a player of Go to Yugo.
-    return _choose(rules, sorted(r.name for r in all_rules()), "--rules", near_miss=one_typo)
+    return _choose(rules, sorted(r.name for r in all_rules()), "--rules", near_miss=_mistyped)
+
+
+def _mistyped(value: str, name: str) -> bool:
+    """Whether ``value`` may be a mistyped rule set ``name``: at most one
+    letter more or fewer. A rule set's name is a game's, and a name two
+    letters shorter is another game: ``go`` is Go, not ``yugo``."""
+    return abs(len(value) - len(name)) <= 1
 
 
 def _choose(

@@ -37,18 +37,18 @@ def choose(
     """The choice ``value`` names, ignoring case; a :class:`ChoiceError` otherwise.
 
     ``--format json`` is a near miss of ``jsonl``: the message says so.
-    ``near_miss`` (casefolded value, casefolded choice) replaces the loose
-    likeness where a loose hint would mislead: ``go`` is not ``yugo``.
+    ``near_miss`` (casefolded value, casefolded choice) narrows the choices
+    that may be hinted at, where a loose likeness would mislead: ``go`` is
+    not ``yugo``.
     """
     for choice in choices:
         if choice.casefold() == value.casefold():
             return choice
     allowed = ", ".join(choices)
     folded = [c.casefold() for c in choices]
-    if near_miss is None:
-        near = difflib.get_close_matches(value.casefold(), folded, n=1, cutoff=0.5)
-    else:
-        near = [c for c in folded if near_miss(value.casefold(), c)][:1]
+    if near_miss is not None:
+        folded = [c for c in folded if near_miss(value.casefold(), c)]
+    near = difflib.get_close_matches(value.casefold(), folded, n=1, cutoff=0.5)
     hint = ""
     if near:
         (nearest,) = (c for c in choices if c.casefold() == near[0])

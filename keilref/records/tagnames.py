@@ -14,7 +14,7 @@ from keilref import wording
 from keilref.records.record import Record
 from keilref.records.tags import KNOWN_TAGS
 
-__all__ = ["KNOWN_TAGS", "Misspelling", "misspelt_tags"]
+__all__ = ["KNOWN_TAGS", "Misspelling", "misspelt_tags", "one_typo"]
 
 
 @dataclass(frozen=True)
