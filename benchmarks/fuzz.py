@@ -176,17 +176,22 @@ def main() -> int:
                             f"memory reached {rss:,.0f} MB ({case.how}): memory"
                         )
                     except (Exception, Hang, RecursionError, MemoryError) as e:  # noqa: BLE001
-                        signature = _signature(name, e)
-                        seen = failures.get(signature, 0)
-                        failures[signature] = seen + 1
-                        if seen and args.keep_going:
+                        # A harness may find several failures in one case (each format of one record).
+                        found = list(e.exceptions) if isinstance(e, BaseExceptionGroup) else [e]
+                        new = False
+                        for one in found:
+                            signature = _signature(name, one)
+                            new = new or signature not in failures
+                            failures[signature] = failures.get(signature, 0) + 1
+                        if not new and args.keep_going:
                             continue
                         out = args.out
                         if args.keep_going:
                             out = out.with_name(f"{out.stem.split('.')[0]}-{name}-{len(failures)}{case.suffix}")
                         out.parent.mkdir(parents=True, exist_ok=True)
                         out.write_bytes(case.data)
-                        traceback.print_exc()
+                        for one in found:
+                            traceback.print_exception(one)
                         print(f"fuzz: {name}: failure on case {cases} (seed {args.seed}): {case.how}; input written to {out}",
                               file=sys.stderr)
                         if not args.keep_going:

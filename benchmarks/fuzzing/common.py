@@ -108,7 +108,7 @@ def no_workflow_commands(text: str, what: str, *, github: bool) -> None:
     for line in text.split("\n"):
         if not line.startswith("::"):
             continue
-        assert github and _PROPERTIES.match(line), f"a line starts with '::' from {what.split()[1]}: {line[:120]!r}; {what}"
+        assert github and _PROPERTIES.match(line), f"a line starts with two colons from {what.split()[1]}: {line[:120]!r}; {what}"
 
 
 HOSTILE = [
@@ -140,12 +140,14 @@ workflow commands, HTML's script and comment states, auto-links, escapes."""
 
 
 def hostile_tags(text: str, rng: random.Random) -> str:
-    """Tags with hostile values put in front of each game's first tag."""
-    tags = "".join(
-        f'[{rng.choice(["Event", "Round", "Black", "White", "Site", "Date", "Note"])} "{quoted(rng.choice(HOSTILE))}"]\n'
-        for _ in range(rng.randint(1, 4))
-    )
-    return re.sub(r"^\[", lambda m: tags + "[", text, flags=re.MULTILINE, count=rng.choice([0, 1]))
+    """Some tags of each game given hostile values: those it has replaced, the others
+    added in front of its first tag (a tag named twice would only make the game an error)."""
+    for name in rng.sample(["Event", "Round", "Black", "White", "Site", "Date"], rng.randint(1, 4)):
+        value = quoted(rng.choice(HOSTILE))
+        text, n = re.subn(rf'^\[{name} "(?:[^"\\\n]|\\.)*"\]', lambda _: f'[{name} "{value}"]', text, flags=re.MULTILINE)
+        if n == 0:
+            text = re.sub(r"^\[", lambda _: f'[{name} "{value}"]\n[', text, count=1, flags=re.MULTILINE)
+    return text
 
 
 def quoted(value: str) -> str:

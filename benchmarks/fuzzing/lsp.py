@@ -27,6 +27,7 @@ import json
 import os
 import queue
 import random
+import re
 import subprocess
 import threading
 import time
@@ -57,6 +58,47 @@ def message(method: str, params: Any, id: Any = None, *, has_id: bool = True) ->
     if has_id:
         out["id"] = id
     return out
+
+
+def describe(data: bytes, uri: str) -> str:
+    """What a frame is, in a few words: failures are told apart by it."""
+    head, _, body = data.partition(b"\r\n\r\n")
+    m = re.search(rb"^Content-Length: *(.*)$", head, re.MULTILINE | re.IGNORECASE)
+    if m is None:
+        return "a header without a length"
+    value = m.group(1).strip()
+    if not value.isdigit():
+        return f"a length of {value.decode(errors='replace')!r}"
+    if int(value) > len(body):
+        return "a length past its body"
+    if int(value) < len(body.rstrip(b"\r\n")):
+        return "a length short of its body"
+    try:
+        got = json.loads(body)
+    except (ValueError, RecursionError):
+        return "a body that is not JSON"
+    if not isinstance(got, dict):
+        return f"a body that is a JSON {type(got).__name__}"
+    method = got.get("method")
+    if not isinstance(method, str):
+        return "a message without a method"
+    what = f"request {method}" if "id" in got else f"notification {method}"
+    if "id" in got and not (isinstance(got["id"], (int, str)) and not isinstance(got["id"], bool)):
+        what += " with an odd id"
+    params = got.get("params")
+    if not isinstance(params, dict):
+        return what + " with params not an object"
+    document = params.get("textDocument")
+    if isinstance(document, dict) and document.get("uri") != uri:
+        what += " on a document never opened"
+    spots = [params.get("position")] if "position" in params else []
+    if isinstance(params.get("range"), dict):
+        spots += [params["range"].get("start"), params["range"].get("end")]
+    if any(not (isinstance(p, dict) and all(type(p.get(k)) is int and p[k] >= 0 for k in ("line", "character"))) for p in spots):
+        what += " at an odd position"
+    if b"Content-Type" in head:
+        what += " with a content type"
+    return what
 
 
 class Server:
@@ -264,11 +306,11 @@ class LanguageServer(Surface):
                 server.send(frame(json.dumps(hover).encode()))
                 answer = server.wait_for(final, ANSWER_SECONDS)
                 alive = server.process.poll() is None
-                shown = data[:160]
-                assert alive, f"the server died (exit {server.process.returncode}) after {shown!r}"
-                assert answer is not None, f"the next request was left unanswered {ANSWER_SECONDS:.0f} s after {shown!r}"
+                shown = f"{describe(data, self.uri)}: {data[:200]!r}"
+                assert alive, f"the server died after {shown}; exit {server.process.returncode}"
+                assert answer is not None, f"the next request was left unanswered after {shown}"
                 if id is not None:
-                    assert server.wait_for(id, 1) is not None, f"a request was left unanswered: {shown!r}"
+                    assert server.wait_for(id, 1) is not None, f"a request was left unanswered, {shown}"
         except BaseException:
             case.data = bytes(server.sent)
             self.server = None
