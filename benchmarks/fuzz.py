@@ -69,6 +69,7 @@ import random
 import re
 import resource
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -138,7 +139,8 @@ def main() -> int:
     signal.signal(signal.SIGALRM, _hang)
     failures: dict[str, int] = {}
     totals: list[str] = []
-    with tempfile.TemporaryDirectory(prefix="keilref-fuzz-") as scratch:
+    scratch = tempfile.mkdtemp(prefix="keilref-fuzz-")
+    try:
         for name in chosen:
             rng = random.Random(f"{args.seed}/{name}")
             work = Path(scratch) / name
@@ -202,6 +204,10 @@ def main() -> int:
             totals.append(f"fuzz: {name}: {surface.inputs:,} inputs ({cases:,} cases) in {elapsed:.1f} s "
                           f"({surface.inputs / elapsed:,.1f}/s)")
             print(totals[-1], flush=True)
+    finally:
+        # rm, not shutil.rmtree: the settings surface leaves trees past Python's recursion.
+        subprocess.run(["chmod", "-R", "u+rwx", scratch], check=False)
+        subprocess.run(["rm", "-rf", scratch], check=False)
     if failures:
         print(f"fuzz: {len(failures)} distinct failures (seed {args.seed}):", file=sys.stderr)
         for signature, n in failures.items():

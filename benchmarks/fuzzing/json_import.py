@@ -13,7 +13,8 @@ from the record pool. The properties:
 * checking raises nothing, every error is located, within the time bound;
 * a match reads the same whether its name says it is one, or it is
   sniffed (standard input, a ``.keil`` name) while it is JSON through and
-  through; on disk as in memory; gzip-compressed as plain;
+  through; on disk as in memory, and as ``check -`` reads it; gzip-compressed
+  as plain;
 * a match that checks imports, and the imported record checks as it did;
 * a comment in front of a record, whatever it starts with, changes no verdict.
 """
@@ -263,6 +264,11 @@ class JsonImport(Surface):
             assert [essence_of(v) for v in check_file(packed)] == [essence_of(v) for v in named], (
                 "gzip-compressed otherwise than plain"
             )
+        if rng.random() < 0.1:
+            piped = cli(["check", "-j", "1", "-f", "jsonl", "--stdin-filename", path.name, "-"], input=case.data)
+            from_file = cli(["check", "-j", "1", "-f", "jsonl", str(path)])
+            statuses = [[json.loads(line)["status"] for line in r.stdout.split("\n") if line] for r in (piped, from_file)]
+            assert statuses[0] == statuses[1], f"standard input is judged otherwise than the file: {statuses[0]} != {statuses[1]}"
         verdict = named[0]
         if verdict.error is None and rng.random() < 0.5:
             out = self.work / "imported.keil"

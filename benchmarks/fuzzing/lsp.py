@@ -39,6 +39,9 @@ from measured import KEILREF
 from fuzzing.common import Case, Surface
 from fuzzing.mutate import UNSEEN
 from fuzzing.records import mutated
+from fuzzing.settings import settings_text
+
+from keilref import check_text
 
 ANSWER_SECONDS = 5.0
 """How long the final request may wait for its answer (the server checks a document first)."""
@@ -110,6 +113,8 @@ class Server:
             [*KEILREF, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, cwd=work
         )
         self.answers: dict[Any, dict[str, Any]] = {}
+        self.diagnostics: dict[str, list[Any]] = {}
+        self.lock = threading.Lock()
         self.arrived: queue.Queue[dict[str, Any]] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -135,6 +140,9 @@ class Server:
                 got = json.loads(body)
             except ValueError:
                 got = {"unreadable": body.decode("utf-8", "replace")}
+            if got.get("method") == "textDocument/publishDiagnostics" and isinstance(got.get("params"), dict):
+                with self.lock:
+                    self.diagnostics.setdefault(str(got["params"].get("uri")), []).append(got["params"].get("diagnostics"))
             self.arrived.put(got)
 
     def send(self, data: bytes) -> None:
@@ -147,23 +155,27 @@ class Server:
         except (BrokenPipeError, OSError) as e:
             raise AssertionError(f"the server stopped reading: {e}") from e
 
+    def pump(self, seconds: float) -> bool:
+        """File the next message that arrives within ``seconds``; false when none did."""
+        try:
+            got = self.arrived.get(timeout=seconds)
+        except queue.Empty:
+            return False
+        if "id" in got and "method" not in got:
+            self.answers[json.dumps(got["id"])] = got
+            text = json.dumps(got.get("error", ""))
+            assert "Traceback" not in text, f"an answer carries a traceback: {text[:300]}"
+        return True
+
     def wait_for(self, id: Any, seconds: float) -> dict[str, Any] | None:
-        end = time.monotonic() + seconds
         key = json.dumps(id)
+        end = time.monotonic() + seconds
         while key not in self.answers:
             left = end - time.monotonic()
             if left <= 0:
                 return None
-            try:
-                got = self.arrived.get(timeout=min(left, 0.2))
-            except queue.Empty:
-                if self.process.poll() is not None:
-                    return None
-                continue
-            if "id" in got and "method" not in got:
-                self.answers[json.dumps(got["id"])] = got
-            for text in (json.dumps(got.get("error", "")),):
-                assert "Traceback" not in text, f"an answer carries a traceback: {text[:300]}"
+            if not self.pump(min(left, 0.2)) and self.process.poll() is not None:
+                return None
         return self.answers[key]
 
     def close(self) -> None:
@@ -184,8 +196,16 @@ class LanguageServer(Surface):
         self.next_id = 100
         self.uri = (work / "doc.keil").as_uri()
         self.opened: list[str] = []
+        self.settings = False
 
-    def _start(self) -> Server:
+    def _start(self, rng: random.Random) -> Server:
+        # The project's settings the documents are judged under: right, wrong or not TOML at all.
+        for name in ("keilref.toml", "pyproject.toml"):
+            (self.work / name).unlink(missing_ok=True)
+        self.settings = rng.random() < 0.5
+        if self.settings:
+            name = rng.choice(["keilref.toml", "pyproject.toml"])
+            (self.work / name).write_bytes(settings_text(rng, name == "pyproject.toml"))
         server = Server(self.work)
         init = message("initialize", {"processId": os.getpid(), "rootUri": self.work.as_uri(), "capabilities": {}}, 1)
         server.send(frame(json.dumps(init).encode()))
@@ -193,6 +213,33 @@ class LanguageServer(Surface):
         server.send(frame(json.dumps(message("initialized", {}, has_id=False)).encode()))
         self.opened = []
         return server
+
+    def _diagnosed(self, server: Server, rng: random.Random) -> None:
+        """A document opened under a name of its own gets its diagnostics, on the lines
+        ``check`` names (whatever characters stand before them)."""
+        self.next_id += 1
+        uri = (self.work / f"fresh-{self.next_id}.keil").as_uri()
+        text = self._text(rng)
+        body = message("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "keil", "version": 1, "text": text}}, has_id=False)
+        server.send(frame(json.dumps(body).encode("utf-8", "surrogatepass")))
+        end = time.monotonic() + ANSWER_SECONDS
+        while time.monotonic() < end:
+            with server.lock:
+                published = server.diagnostics.get(uri)
+            if published:
+                break
+            server.pump(0.1)
+        shown = text[:300].encode("utf-8", "surrogatepass")
+        assert published, f"a document opened got no diagnostics: {shown!r}"
+        lines = {d["range"]["start"]["line"] for d in published[-1] if isinstance(d, dict)}
+        if self.settings:
+            return  # the library's verdicts would be under other rules
+        for v in check_text(text.encode("utf-8", "surrogatepass"), filename="doc.keil"):
+            if v.error is not None:
+                assert v.error.line - 1 in lines, (
+                    f"a diagnostic is on another line than check says: {v.error.line}:{v.error.column} "
+                    f"{v.error.message!r} not among the lines {sorted(l + 1 for l in lines)}; {shown!r}"
+                )
 
     def close(self) -> None:
         if self.server is not None:
@@ -291,13 +338,14 @@ class LanguageServer(Surface):
         if self.server is None or self.server.process.poll() is not None or self.sessions >= SESSIONS_PER_SERVER:
             if self.server is not None:
                 self.server.close()
-            self.server = self._start()
+            self.server = self._start(rng)
             self.sessions = 0
         self.sessions += 1
         server = self.server
         frames = case.extra["frames"]
         assert isinstance(frames, list)
         try:
+            self._diagnosed(server, rng)
             for data, id in frames:
                 server.send(data)
                 # A well-formed request after each frame: the frame that makes the server deaf is the one named.
