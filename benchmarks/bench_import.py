@@ -41,7 +41,8 @@ from keilref.records.abstract_games import dump_moves  # noqa: E402
 from keilref.referee.batches import check_sources  # noqa: E402
 from keilref.records.sources import expand_paths  # noqa: E402
 from keilref.engine.generate import random_game, to_record  # noqa: E402
-from keilref.referee.importing import import_sources, write_imported  # noqa: E402
+from keilref.referee.importing import import_sources  # noqa: E402
+from keilref.records.writer import write_records  # noqa: E402
 from keilref.records.record import Record, Tag  # noqa: E402
 from keilref.referee.verdict import Status  # noqa: E402
 from keilref.records.writer import canonical_tags, write_records  # noqa: E402
@@ -112,7 +113,7 @@ def main() -> None:
         def run_import() -> int:
             summary = import_sources(expand_paths([str(matches)], suffix=".match.json"))
             assert not summary.errors
-            write_imported(summary.imported, folder / "imported.keil")
+            (folder / "imported.keil").write_text(write_records(i.record for i in summary.imported), encoding="utf-8")
             return len(summary.imported)
 
         ratios: dict[str, list[float]] = {"json": [], "import": [], "files": []}

@@ -34,6 +34,8 @@ from keilref.referee.lines import Node
 from keilref.referee.replay import IllegalTurn
 from keilref.referee.verdict import ReadError, Status, Verdict
 from keilref.referee.batches import check_file, check_text
+# Hands Record.replay(), Record.tree() and the notebook pictures their work.
+from keilref import conveniences  # noqa: F401
 
 __version__ = "0.2.0"
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["code_point", "defused", "one_line", "runner_command_line", "shown_name"]
+__all__ = ["RunnerGuard", "code_point", "defused", "in_script", "one_line", "runner_command_line", "shown_name"]
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -31,9 +31,18 @@ _NEEDS_ESCAPE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]|\\\\[x
 
 _LEADING_COLON = re.compile("^([\\s\ufeff]*):")
 
-_RUNNER_LINE = re.compile("(?:^|(?<=[\n\r]))((?:[^\\S\r\n]|\ufeff)*)::")
-"""A line a CI runner runs: GitHub's trims white space, then looks for ``::``.
-Its lines end at a carriage return too."""
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""Where a line ends: GitHub's runner ends one at a line feed or a carriage
+return; a log read elsewhere may end it at any break Python's ``splitlines`` knows."""
+
+_BLANK = f"(?:[^\\S{_BREAKS}]|\ufeff)*"
+"""White space within a line, and the byte-order mark: what a runner trims before ``::``."""
+
+_RUNNER_LINE = re.compile(f"(?:^|(?<=[{_BREAKS}]))({_BLANK})::")
+"""A line a CI runner runs: GitHub's trims white space, then looks for ``::``."""
+
+_LATER_RUNNER_LINE = re.compile(f"(?<=[{_BREAKS}])({_BLANK})::")
+""":data:`_RUNNER_LINE` after the first line: text that continues a line already begun."""
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -83,7 +92,76 @@ def runner_command_line(text: str) -> int | None:
 def defused(line: str) -> str:
     """A line of display (a source excerpt) with the ``::`` a runner would
     run at its start written ``\\x3a:``, as :func:`shown_name` writes it."""
-    return _RUNNER_LINE.sub(lambda m: m.group(1) + "\\x3a:", line, count=1)
+    return _RUNNER_LINE.sub(_defuse, line, count=1)
+
+
+def _defuse(m: re.Match[str]) -> str:
+    return m.group(1) + "\\x3a:"
+
+
+class RunnerGuard:
+    """Text written in pieces, with every line a CI runner would run defused
+    as :func:`defused` does (``::`` at a line start written ``\\x3a:``).
+
+    What a command prints goes through one of these: a line is defused however
+    the writes cut it, so no report, message or excerpt can start a line with
+    ``::``, whatever a tag, a comment or a file name holds. A lone colon at a
+    line start is held back until the next piece shows whether a second follows.
+    """
+
+    def __init__(self) -> None:
+        self._line_open = True
+        """Whether what was written of the current line is only blank so far."""
+        self._held = ""
+
+    def feed(self, text: str) -> str:
+        """``text`` as it may be written after what was fed before."""
+        text = self._held + text
+        self._held = ""
+        if not text:
+            return text
+        pattern = _RUNNER_LINE if self._line_open else _LATER_RUNNER_LINE
+        text = pattern.sub(_defuse, text)
+        self._after(text)
+        if self._line_open and text.endswith(":"):
+            text, self._held = text[:-1], ":"
+        return text
+
+    def passed(self, text: str) -> None:
+        """``text`` was written as it is, past the guard (a runner's commands meant as such)."""
+        self._after(text)
+
+    def end(self) -> str:
+        """What is held back, at the end of the output (or before bytes bypass the guard)."""
+        held, self._held = self._held, ""
+        self._line_open = True
+        return held
+
+    def _after(self, text: str) -> None:
+        # From the end, not by a search: a long text is scanned only over its blank tail.
+        i = len(text) - text.endswith(":")
+        while i and _is_blank(text[i - 1]):
+            i -= 1
+        self._line_open = text[i - 1] in _BREAKS if i else self._line_open
+
+
+def _is_blank(char: str) -> bool:
+    """White space within a line, or the byte-order mark (what :data:`_BLANK` matches)."""
+    return char == "\ufeff" or (char.isspace() and char not in _BREAKS)
+
+
+def in_script(json_text: str) -> str:
+    """JSON text as it may stand inside an HTML ``<script>`` element: every
+    ``<`` written ``\\u003c``.
+
+    Escaping ``</`` alone is not enough: after ``<!--`` and then ``<script``
+    (``[Round "<!-- x"]``, ``[Black "<script>"]``) the HTML parser is in its
+    double-escaped script state, where ``</script>`` no longer ends the
+    element, and the page's own script is swallowed into the data. With no
+    ``<`` in it the parser never leaves plain script data. In JSON a ``<``
+    stands only inside a string, where ``\\u003c`` means the same character.
+    """
+    return json_text.replace("<", "\\u003c")
 
 
 _CONTROL_NAMES = {

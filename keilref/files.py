@@ -1,4 +1,5 @@
-"""Which files keilref reads by name: one decision for the command line and the library.
+"""Which files keilref reads by name, and which are its own temporaries: one
+decision for the command line and the library.
 
 A regular file is read. A device or a socket never is: ``/dev/zero`` would
 never end, ``/dev/tty`` would wait for a keyboard, and a socket cannot be
@@ -15,7 +16,38 @@ import os
 import stat
 from typing import BinaryIO
 
-__all__ = ["bad_name", "open_regular", "refusal", "unreadable"]
+__all__ = [
+    "FMT_TEMP_SUFFIX",
+    "OUTPUT_TEMP_PREFIX",
+    "OUTPUT_TEMP_SUFFIX",
+    "bad_name",
+    "is_temporary",
+    "open_regular",
+    "refusal",
+    "unreadable",
+]
+
+OUTPUT_TEMP_PREFIX = ".keilref-"
+"""The start of the name a file keilref writes (``-o``, ``import``,
+``export``) has beside its target until it is put in place: then a random
+part, then :data:`OUTPUT_TEMP_SUFFIX`. Earlier versions ended it with the
+target's suffix (``.keilref-XXXXXXXX.keil``); such a file left by a killed
+run still starts with this, and is still skipped."""
+
+OUTPUT_TEMP_SUFFIX = ".keilref.tmp"
+"""The end of such a name: no suffix keilref reads, so no walk could take it
+for a record or a match even if it looked."""
+
+FMT_TEMP_SUFFIX = ".keilref-fmt.tmp"
+"""The end of the name of ``fmt --in-place``'s temporary file (``.NAME.XXXXXXXX.keilref-fmt.tmp``)."""
+
+
+def is_temporary(name: str) -> bool:
+    """Whether a file or directory called ``name`` (no directory part) is one
+    of keilref's temporaries, which no directory search reads: a killed run
+    leaves its own behind, and its content is half a result (or a copy of
+    standard input, in ``filter``'s)."""
+    return name.startswith(OUTPUT_TEMP_PREFIX) or name.endswith((OUTPUT_TEMP_SUFFIX, FMT_TEMP_SUFFIX))
 
 
 def refusal(mode: int, *, pipes: bool) -> str | None:

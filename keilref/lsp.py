@@ -33,6 +33,7 @@ from keilref.engine.game import Game
 from keilref.errors import KeilrefError, RecordError
 from keilref.formats.findings import Finding, findings
 from keilref.records.cutting import Cut, cut, recut
+from keilref.records.inputs import is_match, match_piece
 from keilref.records.parser import GameBytes
 from keilref.records.record import Record, Turn
 from keilref.records.reformat import FormatError, format_source
@@ -107,10 +108,12 @@ class DocumentState:
 
 
 class _TextSource(Source):
-    """A document's text as ``keilref fmt`` reads a file."""
+    """A document's text as ``keilref fmt`` reads a file: under the document's
+    name (which may say it is a match), from memory as standard input is, with
+    no file on disk to stat."""
 
     def __init__(self, name: str, data: bytes) -> None:
-        super().__init__(name)
+        super().__init__(name, read_from=STDIN)
         object.__setattr__(self, "_data", data)
 
     def open(self) -> BinaryIO:
@@ -153,8 +156,14 @@ class KeilServer(LanguageServer):
         fresh: dict[tuple[bytes, int], CheckedGame] = {}
         checked = 0
         index = 1
-        state.cut = cut(data) if state.cut is None else recut(state.cut, data)
-        for piece in state.cut.games:
+        pieces: tuple[GameBytes, ...]
+        if is_match(data, name):
+            # One game, read whole: there is nothing to cut again after an edit.
+            state.cut, pieces = None, (match_piece(data),)
+        else:
+            state.cut = cut(data) if state.cut is None else recut(state.cut, data)
+            pieces = state.cut.games
+        for piece in pieces:
             if not piece.counts:
                 continue
             key = (piece.data, piece.column_offset)
@@ -497,8 +506,7 @@ def _board_text(title: str, g: Game, *, captures: bool) -> str:
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
     document = ls.workspace.get_text_document(params.text_document.uri)
-    # Read as standard input is: from memory, with no file on disk to stat.
-    source = _TextSource(STDIN, document.source.encode("utf-8", "surrogatepass"))
+    source = _TextSource(_file_name(document.uri), document.source.encode("utf-8", "surrogatepass"))
     try:
         formatted = format_source(source)
     except FormatError:

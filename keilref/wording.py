@@ -36,6 +36,7 @@ __all__ = [
     "glyphed",
     "illegal_on_line",
     "illegal_turn",
+    "internal_error",
     "line_choice",
     "line_has_no_turn",
     "line_title",
@@ -51,6 +52,12 @@ __all__ = [
     "unfinished_message",
     "verdict_message",
     "viewers_stop",
+    "output_collision",
+    "output_exists",
+    "output_hard_links",
+    "output_is_input",
+    "output_is_link",
+    "output_loses",
 ]
 
 # -- statuses and reasons ----------------------------------------------------
@@ -140,6 +147,12 @@ def illegal_turn(turn: int, token: str, reason: str, repeats_turn: int | None = 
     if repeats_turn is not None:
         text += f" (repeats turn {repeats_turn})"
     return text
+
+
+def internal_error(doing: str, error: BaseException) -> str:
+    """A fault of keilref's own met while ``doing`` (``reading``, ``checking``)
+    one game: that game's error, so that the others keep their verdicts."""
+    return f"internal error while {doing} this game: {type(error).__name__}: {error}"
 
 
 def may_resume(player: Color) -> str:
@@ -401,3 +414,42 @@ def source_label(place: str) -> str:
 def not_counted(status: str, round_: str) -> str:
     """A crosstable mark's name: ``round 3: illegal, not counted``."""
     return f"round {round_}: {status}, not counted; see its fault"
+
+
+# -- files keilref writes -------------------------------------------------------
+# Each takes the file's name as it is shown (escaped).
+
+
+def output_is_input(name: str) -> str:
+    """Why an output is not written over a file the command reads."""
+    return f"{name}: cannot write: the command reads this file, and its output would replace it; write elsewhere"
+
+
+def output_exists(name: str) -> str:
+    """Why ``import`` or ``export`` leaves an existing file as it is."""
+    return f"{name}: exists; left as it is (--force replaces it)"
+
+
+def output_is_link(name: str) -> str:
+    """Why a symbolic link in a directory target is not written through."""
+    return f"{name}: a symbolic link, not followed out of the directory; left as it is (--force replaces the link)"
+
+
+def output_hard_links(name: str, links: int, *, forceable: bool) -> str:
+    """Why a file with other hard links is not replaced; ``forceable``: the command takes ``--force``."""
+    how = "--force replaces this name" if forceable else "write elsewhere, or remove it first"
+    return (
+        f"{name}: has {links} hard links, which replacing it would separate (the other names would keep "
+        f"the old text); left as it is ({how})"
+    )
+
+
+def output_loses(name: str, lost: str, *, forceable: bool) -> str:
+    """Why a file is not replaced by one that cannot have its ``lost`` (owner, group, mode)."""
+    how = " (--force writes it without)" if forceable else ""
+    return f"{name}: the new file cannot keep its {lost}; left as it is{how}"
+
+
+def output_collision(name: str, first: str, second: str) -> str:
+    """Why nothing is written when two outputs would have one name."""
+    return f"{name}: {first} and {second} would both be written here; nothing written (give them different names)"

@@ -104,7 +104,7 @@ def test_a_version_installs_that_release(tmp_path: Path, bin_dir: Path) -> None:
 
 
 def test_a_fault_annotates_the_pull_request_and_fails_the_step(tmp_path: Path, bin_dir: Path) -> None:
-    ran, _ = run_action(_workspace(tmp_path, "illegal-superko.keil"), {"paths": "games illegal-superko.keil"}, bin_dir)
+    ran, _ = run_action(_workspace(tmp_path, "illegal-superko.keil"), {"paths": "games\nillegal-superko.keil\n"}, bin_dir)
     name, code, output = ran[-1]
     assert (name, code) == ("Run keilref", 1)
     assert re.search(r"^::error file=illegal-superko\.keil,line=8,col=79,title=keilref illegal::.*superko", output, re.MULTILINE)

@@ -92,3 +92,26 @@ def test_an_upward_import_breaks_the_contract(tmp_path: Path) -> None:
     assert "0 kept, 1 broken" in done.stdout
     # The copy was the package analysed: the report names the new import.
     assert "keilref.records.record -> keilref.cli" in done.stdout
+
+
+def test_the_contract_makes_no_exception() -> None:
+    # Record.replay(), Record.tree() and the notebook pictures reach the
+    # stages above through keilref/conveniences.py, which hands them over.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    assert [contract.get("ignore_imports", []) for contract in config["contracts"]] == [[]]
+
+
+def test_an_upward_import_made_inside_a_function_breaks_the_contract_too(tmp_path: Path) -> None:
+    # As Record.replay() once reached the referee: lazily, yet upward.
+    root = scratch_copy(tmp_path)
+    record = root / "keilref" / "records" / "record.py"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(
+        text + "\n\ndef _replay(record: Record) -> object:\n"
+        "    from keilref.referee.replay import replay_record\n\n"
+        "    return replay_record(record)\n",
+        encoding="utf-8",
+    )
+    done = lint_imports(root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "keilref.records.record -> keilref.referee.replay" in done.stdout

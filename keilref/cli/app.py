@@ -20,7 +20,7 @@ from typer.core import TyperArgument, TyperGroup
 
 from keilref.referee.batches import MAX_JOBS, bounded_jobs
 from keilref.records.sources import Source
-from keilref.cli.terminal import ChoiceError, choose, excerpt
+from keilref.cli.terminal import ChoiceError, choose, excerpt, runner_safe_streams
 from keilref.escaping import shown_name
 from keilref.engine.rules import all_rules
 
@@ -76,6 +76,25 @@ class _OneLineErrors(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        # Every line printed, by any command or message, never one a CI runner would run.
+        with runner_safe_streams():
+            rv = self._main(args, prog_name, complete_var, windows_expand_args, **extra)
+        if not standalone_mode:
+            return rv
+        if rv == EXIT_BROKEN_PIPE:
+            # Python would complain on exit about flushing the closed pipe.
+            _silence_stdout()
+        sys.exit(rv or 0)
+
+    def _main(
+        self,
+        args: Sequence[str] | None,
+        prog_name: str | None,
+        complete_var: str | None,
+        windows_expand_args: bool,
+        **extra: Any,
+    ) -> Any:
+        """The command's exit code, its usage errors and lost output said on one line."""
         try:
             rv = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except SystemExit as e:
@@ -98,12 +117,7 @@ class _OneLineErrors(TyperGroup):
             where = f" (see '{e.ctx.command_path} --help')" if e.ctx is not None else ""
             typer.echo(f"keilref: {e.format_message()}{where}", err=True)
             rv = EXIT_USAGE
-        if not standalone_mode:
-            return rv
-        if rv == EXIT_BROKEN_PIPE:
-            # Python would complain on exit about flushing the closed pipe.
-            _silence_stdout()
-        sys.exit(rv or 0)
+        return rv
 
 
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})

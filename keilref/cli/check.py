@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import sys
 import types
+from collections.abc import Callable
 from typing import Annotated, NoReturn, Optional, TextIO
 
 import typer
 
 from keilref.referee.batches import check_sources
 from keilref.records.sources import STDIN, PathError, Source, expand_paths, forget_stdin, keep_stdin
-from keilref.cli.terminal import Interrupts
+from keilref.cli.terminal import Interrupts, workflow_commands
 from keilref.formats import FORMATS, OutputFormat
 from keilref.formats.output import VerdictPrinter, printed_checks
 
@@ -127,7 +128,7 @@ def check(
     )
     sources = project.with_rules(sources, rules)
     screen = sys.stdout  # the terminal, while -o takes standard output
-    with output_to(output) as target:
+    with output_to(output, sources) as target:
         _check(
             sources, missing, project, chosen, screen, target, rules=rules, strict=strict, quiet=quiet, jobs=jobs,
             encoding=encoding, patterns=patterns, scheduler=scheduler, show_settings=show_settings,
@@ -165,8 +166,12 @@ def _check(
     try:
         workers = _workers(jobs)
         cluster = _cluster(scheduler)
+        # The annotations pass the guard that keeps every other line from starting with '::'.
+        printed: Callable[[str], object] = (
+            workflow_commands(screen) if chosen.runner_commands else (lambda text: typer.echo(text, nl=False))
+        )
         printer = VerdictPrinter(
-            (lambda text: typer.echo(text, nl=False)) if target is None else target.write,
+            printed if target is None else target.write,
             format,
             strict=strict,
             quiet=quiet,

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from keilref.cli.app import EXIT_FAILED, EXIT_OK, PathsArgument, _choose, app, fail
+from keilref.cli.output_file import ForceOption, NewFile, Rules, is_directory_target, read_files, write_files
 from keilref.escaping import shown_name
 from keilref.records.sources import STDIN, PathError, expand_paths, read_source
+
+if TYPE_CHECKING:
+    from keilref.referee.importing import Exported, Imported
 
 
 @app.command(name="import")
@@ -32,9 +37,10 @@ def import_matches(
             "or all in this file.",
         ),
     ],
+    force: ForceOption = False,
 ) -> None:
     """Import matches of the abstract_games server as .keil records, one game per match."""
-    from keilref.referee.importing import import_sources, write_imported
+    from keilref.referee.importing import import_sources
 
     if paths.count("-") > 1:
         fail("standard input can be read only once")
@@ -46,16 +52,26 @@ def import_matches(
     for file, fault in summary.errors:
         typer.echo(f"{shown_name(file)}:{fault.line}:{fault.column}: error: {fault.message}", err=True)
     if summary.imported:
-        try:
-            written = write_imported(summary.imported, output)
-        except OSError as e:
-            fail(f"{output}: cannot write: {e.strerror or e}", EXIT_FAILED)
-        where = str(written[0]) if len(written) == 1 else f"{len(written)} files in {output}"
+        rules = Rules(reads=read_files(sources), keep_existing=True, force=force)
+        written = _write_imported(summary.imported, output, rules)
+        where = shown_name(written[0]) if len(written) == 1 else f"{len(written)} files in {shown_name(output)}"
         n = len(summary.imported)
         typer.echo(f"keilref: {n} match{'' if n == 1 else 'es'} imported into {where}", err=True)
     else:
         typer.echo("keilref: no match imported", err=True)
     raise typer.Exit(EXIT_FAILED if summary.errors or not summary.imported else EXIT_OK)
+
+
+def _write_imported(imported: Sequence[Imported], output: str, rules: Rules) -> list[str]:
+    """The records, all in one file, or one ``STEM.keil`` per match in a
+    directory (two matches of one stem are an error, nothing written)."""
+    from keilref.records.writer import write_records
+
+    if not is_directory_target(output):
+        data = write_records(i.record for i in imported).encode()
+        return write_files([NewFile(output, data, "the archive")], rules)
+    files = [NewFile(f"{i.stem}.keil", write_records([i.record]).encode(), i.source) for i in imported]
+    return write_files(files, rules, directory=output)
 
 
 EXPORT_FORMATS = ("abstract-games",)
@@ -76,12 +92,12 @@ def export(
             "(default: stdout, one JSON object per line).",
         ),
     ] = None,
+    force: ForceOption = False,
 ) -> None:
     """Write Keil games in another program's format: the abstract_games server's move list."""
     import json
 
-    from keilref.records.abstract_games import dump_moves
-    from keilref.referee.importing import export_sources, is_directory_target
+    from keilref.referee.importing import export_sources
 
     _choose(to, EXPORT_FORMATS, "--to")
     if paths.count("-") > 1:
@@ -96,18 +112,32 @@ def export(
     if output is None:
         for item in done:
             typer.echo(json.dumps(item.moves, ensure_ascii=False))
-    elif is_directory_target(output):
-        folder = Path(output)
-        folder.mkdir(parents=True, exist_ok=True)
-        counts: dict[str, int] = {}
-        for item in done:
-            counts[item.source] = counts.get(item.source, 0) + 1
-        for item in done:
-            stem = "stdin" if item.source == STDIN else Path(item.source).name.split(".")[0]
-            name = stem if counts[item.source] == 1 else f"{stem}-{item.game}"
-            (folder / f"{name}.moves.json").write_text(dump_moves(item.moves), encoding="utf-8")
     else:
-        if len(done) != 1:
-            fail(f"{output}: a move list holds one game, and there are {len(done)}: give a directory")
-        Path(output).write_text(dump_moves(done[0].moves), encoding="utf-8")
+        rules = Rules(reads=read_files(sources), keep_existing=True, force=force)
+        _write_exported(done, output, rules)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def _write_exported(done: Sequence[Exported], output: str, rules: Rules) -> None:
+    """The one game in a file, or each as ``STEM.moves.json`` in a directory
+    (``STEM-N`` for game N of a file of several); two games of one name are
+    an error, nothing written."""
+    from keilref.records.abstract_games import dump_moves
+
+    if not is_directory_target(output):
+        if len(done) != 1:
+            fail(f"{shown_name(output)}: a move list holds one game, and there are {len(done)}: give a directory")
+        write_files([NewFile(output, dump_moves(done[0].moves).encode(), done[0].source)], rules)
+        return
+    counts: dict[str, int] = {}
+    for item in done:
+        counts[item.source] = counts.get(item.source, 0) + 1
+    files = []
+    for item in done:
+        stem = "stdin" if item.source == STDIN else Path(item.source).name.split(".")[0]
+        if counts[item.source] == 1:
+            name, origin = stem, item.source
+        else:
+            name, origin = f"{stem}-{item.game}", f"{item.source} (game {item.game})"
+        files.append(NewFile(f"{name}.moves.json", dump_moves(item.moves).encode(), origin))
+    write_files(files, rules, directory=output)

@@ -12,7 +12,7 @@ import typer
 
 from keilref import wording
 from keilref.formats import text as report
-from keilref.records.sources import NoSuchGame, PathError, nth_game
+from keilref.records.sources import NoSuchGame, PathError, Source, nth_game
 from keilref.values import Color, format_number
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
@@ -241,7 +241,7 @@ def show(
     encoding: EncodingOption = None,
 ) -> None:
     """Draw the position after a turn (by default, the end) of the game or of one of its variations."""
-    with output_to(output):
+    with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
         place = _line_place(line)
         record = _load(file, game, encoding)
@@ -300,7 +300,7 @@ def score(
     encoding: EncodingOption = None,
 ) -> None:
     """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
-    with output_to(output):
+    with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
         rep = _position(file, game, turn, rules, header=format == "text", encoding=encoding)
         if format != "text":
@@ -332,7 +332,7 @@ def legal(
     encoding: EncodingOption = None,
 ) -> None:
     """List the legal turns in the position after a turn (by default, the end)."""
-    with output_to(output):
+    with output_to(output, [Source(file)]):
         rep = _position(file, game, turn, rules, encoding=encoding)
         g = rep.game
         if rep.ended:

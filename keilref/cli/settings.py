@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from keilref.engine.rules import all_rules
+from keilref.escaping import shown_name
 from keilref.formats import FORMATS
-from keilref.records.sources import DEFAULT_EXCLUDE, Source
+from keilref.records.sources import DEFAULT_EXCLUDE, Source, check_encoding
 
 __all__ = ["Settings", "SettingsError", "find_settings"]
 
@@ -78,32 +79,72 @@ class Settings:
         return None if chosen == "utf-8" else chosen
 
     def rules_for(self, file: str) -> tuple[str | None, str]:
-        """The rules a record file is replayed under, and why (``per-path-rules "2019/*"``)."""
-        try:
-            relative = Path(os.path.abspath(file)).relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            relative = Path(file).as_posix()
+        """The rules a record file is replayed under, and why (``per-path-rules "2019/*"``).
+
+        A pattern is matched against the file's path below :attr:`root`: a
+        file outside it (``../g.keil``) matches none, whatever the pattern."""
+        relative = self._below_root(file) if self.per_path_rules else None
         for pattern, rules in self.per_path_rules:
-            if fnmatch.fnmatchcase(relative, pattern):
+            if relative is not None and fnmatch.fnmatchcase(relative, pattern):
                 return rules, f'per-path-rules "{pattern}"'
         if self.rules is not None:
             return self.rules, "rules"
         return None, "the record's Rules tag"
 
+    def _below_root(self, file: str) -> str | None:
+        """``file``'s path below :attr:`root`, with ``/`` between its parts; ``None`` outside it.
+
+        The root is found resolved; the file is tried as written and then
+        resolved, so that a path through a link to the project is still below it."""
+        try:
+            root = Path(os.path.realpath(self.root))
+            paths = (Path(os.path.abspath(file)), Path(os.path.realpath(file)))
+        except (OSError, ValueError):
+            return None  # no working directory, or a name no file can have
+        for path in paths:
+            try:
+                return path.relative_to(root).as_posix()
+            except ValueError:
+                continue
+        return None
+
 
 def find_settings(start: Path | None = None) -> Settings:
-    """The settings that apply in ``start`` (the working directory by default)."""
-    here = (start or Path.cwd()).resolve()
+    """The settings that apply in ``start`` (the working directory by default).
+
+    Raises :class:`SettingsError`, and nothing else, for a settings file that
+    cannot be used, whatever it holds."""
+    try:
+        # realpath, not Path.resolve: a loop of links is a folder that holds nothing here, not an error.
+        here = Path(os.path.realpath(start if start is not None else os.getcwd()))
+    except (OSError, ValueError) as e:
+        raise SettingsError(f"{start or 'the working directory'}: cannot look for settings: {_why(e)}") from None
     for folder in (here, *here.parents):
         own = folder / "keilref.toml"
-        if own.is_file():
+        if _is_file(own):
             return _load(own, _read(own))
         project = folder / "pyproject.toml"
-        if project.is_file():
-            table = _read(project).get("tool", {}).get("keilref")
+        if _is_file(project):
+            document = _read(project)
+            tool = document.get("tool", {})
+            if not isinstance(tool, dict):
+                # PEP 518 makes ``tool`` a table; a project whose ``tool`` is not one is malformed.
+                raise _fault(project, "tool", f"tool must be a table (such as [tool.keilref]), not {_shown(tool)}")
+            table = tool.get("keilref")
             if table is not None:
                 return _load(project, table, prefix="tool.keilref")
     return Settings()
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError) as e:
+        raise SettingsError(f"{path}: cannot look for settings: {_why(e)}") from None
+
+
+def _why(e: Exception) -> str:
+    return (e.strerror if isinstance(e, OSError) else None) or str(e)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -112,37 +153,107 @@ def _read(path: Path) -> dict[str, Any]:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise SettingsError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise SettingsError(f"{path}: not valid TOML: not UTF-8 text at byte {e.start:,}") from None
     except OSError as e:
-        raise SettingsError(f"{path}: cannot read: {e.strerror or e}") from None
+        raise SettingsError(f"{path}: cannot read: {_why(e)}") from None
 
 
-def _line_of(path: Path, key: str) -> int:
-    """The line where ``key`` is set (or where its table opens), for messages; 1 if not found."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    quoted = re.escape(key)
-    pattern = re.compile(rf"""^[ \t]*(?:"{quoted}"|'{quoted}'|{quoted})[ \t]*=|^[ \t]*\[[^\]\n]*\b{quoted}\]""", re.M)
-    m = pattern.search(text)
-    return text.count("\n", 0, m.start()) + 1 if m else 1
+def _shown(value: Any) -> str:
+    """A value as a message shows it: as Python writes it, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
+def _line_of(path: Path, key: str, table: str = "") -> int:
+    """The line where ``key`` of ``table`` (``tool.keilref``; ``""``: the file's
+    top level) is set, or where its own table opens, for messages; 1 if not found.
+
+    Looked for after where the table starts, when that is found, so that a
+    key of the same name in another tool's table is not the one named. A key
+    may be written bare or quoted (with escapes), dotted (``tool.keilref =
+    1``), in an inline table, or as a table of its own (``[tool.keilref.strict]``)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 1
+    at = _offset_of(text, key, table)
+    return text.count("\n", 0, at) + 1 if at is not None else 1
+
+
+def _offset_of(text: str, key: str, table: str) -> int | None:
+    parts = table.split(".") if table else []
+    start = _table_start(text, parts)
+    prefix = "".join(rf"{_key_pattern(part)}[ \t]*\.[ \t]*" for part in parts)
+    name = _key_pattern(key)
+    assignment = rf"(?:^[ \t]*|[{{,][ \t]*|\.[ \t]*){name}[ \t]*="
+    own_table = rf"^[ \t]*\[\[?[ \t]*{prefix}{name}[ \t]*\]"
+    pattern = re.compile(f"{assignment}|{own_table}", re.M)
+    m = pattern.search(text, start) or pattern.search(text)
+    return m.start() if m else None
+
+
+def _table_start(text: str, parts: list[str]) -> int:
+    """Where the table named by ``parts`` opens: after its header, or where
+    it is set as a key of the table above it (inline); 0 if not found."""
+    if not parts:
+        return 0
+    dotted = r"[ \t]*\.[ \t]*".join(_key_pattern(part) for part in parts)
+    header = re.compile(rf"^[ \t]*\[[ \t]*{dotted}[ \t]*\]", re.M).search(text)
+    if header:
+        return header.end()
+    return _offset_of(text, parts[-1], ".".join(parts[:-1])) or 0
+
+
+_SHORT_ESCAPES = {"\b": "b", "\t": "t", "\n": "n", "\f": "f", "\r": "r", '"': '"', "\\": "\\"}
+
+
+def _key_pattern(key: str) -> str:
+    """A TOML key as it may be written: bare, in single quotes, or in double quotes with escapes."""
+    literal = re.escape(key)
+    basic = "".join(_basic_char(c) for c in key)
+    return rf"""(?:"{basic}"|'{literal}'|{literal})"""
+
+
+def _basic_char(c: str) -> str:
+    forms = [rf"\\U(?i:{ord(c):08x})"]
+    if ord(c) <= 0xFFFF:
+        forms.append(rf"\\u(?i:{ord(c):04x})")
+    if c in _SHORT_ESCAPES:
+        forms.append(re.escape("\\" + _SHORT_ESCAPES[c]))
+    if c not in '"\\' and (c == "\t" or (ord(c) >= 0x20 and c != "\x7f")):
+        forms.append(re.escape(c))
+    return f"(?:{'|'.join(forms)})"
+
+
+def _shown_key(key: str) -> str:
+    """A key as a message names it: as written, unless quoting shows it better."""
+    return key if key and key.isprintable() and key.strip() == key else repr(key)
+
+
+def _fault(path: Path, key: str, message: str, table: str = "") -> SettingsError:
+    return SettingsError(f"{path}:{_line_of(path, key, table)}: {message}")
 
 
 def _load(path: Path, table: Any, prefix: str = "") -> Settings:
     where = f" in [{prefix}]" if prefix else ""
     if not isinstance(table, dict):
-        raise SettingsError(f"{path}:1: [{prefix or 'keilref'}] must be a table")
+        raise _fault(path, "keilref", f"{prefix} must be a table (such as [{prefix}]), not {_shown(table)}", "tool")
 
-    def fault(key: str, message: str) -> SettingsError:
-        return SettingsError(f"{path}:{_line_of(path, key)}: {message}")
+    def fault(key: str, message: str, within: str = prefix) -> SettingsError:
+        return _fault(path, key, message, within)
 
     for key in table:
         if key not in _KEYS:
             near = difflib.get_close_matches(key, _KEYS, n=1, cutoff=0.6)
             hint = f"; did you mean {near[0]!r}?" if near else f" (known: {', '.join(_KEYS)})"
-            raise fault(key, f"unknown setting {key!r}{where}{hint}")
+            raise fault(key, f"unknown setting {_shown(key)}{where}{hint}")
     known_rules = [r.name for r in all_rules()]
+    per_path_table = f"{prefix}.per-path-rules" if prefix else "per-path-rules"
 
-    def rules_value(key: str, value: Any) -> str:
+    def rules_value(key: str, value: Any, within: str = prefix) -> str:
         if not isinstance(value, str) or value not in known_rules:
-            raise fault(key, f"{key}: {value!r} is not a rule set (known: {', '.join(known_rules)})")
+            raise fault(key, f"{_shown_key(key)}: {_shown(value)} is not a rule set (known: {', '.join(known_rules)})", within)
         return value
 
     def patterns(key: str) -> tuple[str, ...] | None:
@@ -150,33 +261,34 @@ def _load(path: Path, table: Any, prefix: str = "") -> Settings:
         if value is None:
             return None
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise fault(key, f"{key} must be a list of glob patterns, such as [\"drafts\", \"2019/*\"]")
+            raise fault(key, f"{key} must be a list of glob patterns, such as [\"drafts\", \"2019/*\"], not {_shown(value)}")
         return tuple(value)
 
     rules = rules_value("rules", table["rules"]) if "rules" in table else None
     per_path = table.get("per-path-rules", {})
     if not isinstance(per_path, dict):
-        raise fault("per-path-rules", 'per-path-rules must be a table of glob = rules, such as "2019/*" = "keil-2019"')
-    per_path_rules = tuple((str(glob), rules_value(str(glob), value)) for glob, value in per_path.items())
+        raise fault(
+            "per-path-rules",
+            f'per-path-rules must be a table of glob = rules, such as "2019/*" = "keil-2019", not {_shown(per_path)}',
+        )
+    per_path_rules = tuple((glob, rules_value(glob, value, per_path_table)) for glob, value in per_path.items())
     strict = table.get("strict")
     if strict is not None and not isinstance(strict, bool):
-        raise fault("strict", f"strict must be true or false, not {strict!r}")
+        raise fault("strict", f"strict must be true or false, not {_shown(strict)}")
     jobs = table.get("jobs")
     if jobs is not None and (not isinstance(jobs, int) or isinstance(jobs, bool) or not 1 <= jobs <= 1024):
-        raise fault("jobs", f"jobs must be a whole number from 1 to 1,024, not {jobs!r}")
+        raise fault("jobs", f"jobs must be a whole number from 1 to 1,024, not {_shown(jobs)}")
     fmt = table.get("format")
     if fmt is not None and (not isinstance(fmt, str) or fmt not in FORMATS):
-        raise fault("format", f"format: {fmt!r} is not one of {', '.join(FORMATS)}")
+        raise fault("format", f"format: {_shown(fmt)} is not one of {', '.join(FORMATS)}")
     encoding = table.get("encoding")
     if encoding is not None:
-        from keilref.records.sources import check_encoding
-
+        if not isinstance(encoding, str):
+            raise fault("encoding", f'encoding must be a codec name, such as "cp1252", not {_shown(encoding)}')
         try:
-            encoding = check_encoding(str(encoding)) if isinstance(encoding, str) else None
+            encoding = check_encoding(encoding)
         except ValueError as e:
             raise fault("encoding", f"encoding: {e}") from None
-        if not isinstance(table["encoding"], str):
-            raise fault("encoding", "encoding must be a codec name, such as \"cp1252\"")
     return Settings(
         path=path,
         rules=rules,
@@ -205,7 +317,8 @@ def print_settings(project: Settings, sources: list[Any], **effective: Any) -> N
     """``check --show-settings``: each setting's value and where it comes from, then each file's rules."""
     import typer
 
-    typer.echo(f"settings: {project.path if project.path is not None else 'none found (keilref defaults)'}")
+    where = shown_name(str(project.path)) if project.path is not None else "none found (keilref defaults)"
+    typer.echo(f"settings: {where}")
     for name, value in effective.items():
         if name == "rules":
             continue
@@ -215,8 +328,8 @@ def print_settings(project: Settings, sources: list[Any], **effective: Any) -> N
         typer.echo(f"{key} = {shown!r} ({origin})")
     for source in sources:
         if effective.get("rules") is not None:
-            typer.echo(f"{source.name}: rules {effective['rules']} (--rules)")
+            typer.echo(f"{shown_name(source.name)}: rules {effective['rules']} (--rules)")
             continue
         rules, why = project.rules_for(source.name)
-        typer.echo(f"{source.name}: rules {rules or 'from each game'} ({why})")
+        typer.echo(f"{shown_name(source.name)}: rules {rules or 'from each game'} ({why})")
 

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from keilref.records.sources import PathError, Source, expand_paths
-from keilref.escaping import shown_name
 
 if TYPE_CHECKING:
     pass
 
 from keilref.cli.settings import load_settings
-from keilref.cli.output_file import OutputFileOption, output_to
+from keilref.cli.output_file import NewFile, OutputFileOption, Rules, output_to, read_files, write_files
 from keilref.cli.app import (
-    EXIT_FAILED,
     EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
@@ -73,7 +72,7 @@ def stats(
     except PathError as e:
         fail(str(e))
     sources = project.with_rules(sources, rules)
-    with output_to(output):
+    with output_to(output, sources):
         _stats(sources, rules=rules, jobs=jobs, format=format, plot=plot, standings=standings)
 
 
@@ -96,10 +95,7 @@ def _stats(
     with progress_bar(sources, streaming=False) as advance:
         result = archive_stats(sources, rules=rules, jobs=_workers(jobs), on_progress=advance)
     if plot is not None:
-        from keilref.formats.plot import write_plot
+        from keilref.formats.plot import render
 
-        try:
-            write_plot(result, plot)
-        except OSError as e:
-            fail(f"{shown_name(str(plot))}: cannot write the plot: {e.strerror or e}", EXIT_FAILED)
+        write_files([NewFile(os.fspath(plot), render(result), "the plot")], Rules(reads=read_files(sources)))
     typer.echo(stats_report.to_text(result) if format == "text" else stats_report.to_json(result), nl=False)

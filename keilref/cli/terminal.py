@@ -14,14 +14,17 @@ import io
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType, TracebackType
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, BinaryIO, TextIO
 
-from keilref.escaping import defused, line_window
+from keilref.escaping import RunnerGuard, defused, line_window
 
-__all__ = ["ChoiceError", "Interrupts", "ascii_fallback", "choose", "excerpt"]
+__all__ = [
+    "ChoiceError", "Interrupts", "RunnerSafeStream", "ascii_fallback", "choose", "excerpt", "runner_safe_streams",
+    "workflow_commands",
+]
 
 
 class ChoiceError(ValueError):
@@ -127,6 +130,101 @@ def ascii_fallback(*streams: TextIO) -> None:
                 reconfigure(errors=_HANDLER)
             except (ValueError, OSError):
                 continue
+
+
+class RunnerSafeStream(io.TextIOBase):
+    """Standard output or error as every command prints to it: through a
+    :class:`~keilref.escaping.RunnerGuard`, so that no line starts with the
+    ``::`` of a CI runner's workflow command, whichever command, format or
+    message wrote it.
+
+    Only :func:`workflow_commands` writes past it, for the format whose lines
+    are a runner's commands by design. Bytes (``.buffer``: a filtered game
+    verbatim, a PNG, the language server's messages) are not text lines and
+    pass as they are; ``filter`` holds back a game that would run.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+        self._guard = RunnerGuard()
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            # The command-line library tells a text stream by write(b"") failing.
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self.stream.write(self._guard.feed(text))
+        return len(text)
+
+    def write_commands(self, text: str) -> None:
+        """``text`` as it is: workflow commands a runner is meant to run."""
+        self.stream.write(self._guard.end() + text)
+        self._guard.passed(text)
+
+    def finish(self) -> None:
+        """Write what the guard holds back (a lone colon at a line start): the output ends."""
+        held = self._guard.end()
+        if held:
+            self.stream.write(held)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def close(self) -> None:
+        # The terminal's stream is not this one's to close, and may be closed already.
+        with contextlib.suppress(OSError, ValueError):
+            self.finish()
+            super().close()
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self.stream.encoding
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return self.stream.errors
+
+    @property
+    def buffer(self) -> BinaryIO:
+        self.finish()
+        self.stream.flush()  # the text before the bytes, in order
+        return self.stream.buffer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def runner_safe_streams() -> Iterator[None]:
+    """Standard output and error through :class:`RunnerSafeStream` while a command runs."""
+    guarded = {name: RunnerSafeStream(getattr(sys, name)) for name in ("stdout", "stderr")}
+    for name, stream in guarded.items():
+        setattr(sys, name, stream)
+    try:
+        yield
+    finally:
+        for name, stream in guarded.items():
+            with contextlib.suppress(OSError, ValueError):
+                stream.finish()
+            if getattr(sys, name) is stream:
+                setattr(sys, name, stream.stream)
+
+
+def workflow_commands(stream: TextIO) -> Callable[[str], object]:
+    """How a format whose lines are a CI runner's commands (GitHub annotations,
+    each built escaped) writes them to ``stream``: past the guard, if it has one."""
+    if isinstance(stream, RunnerSafeStream):
+        return stream.write_commands
+    return stream.write
 
 
 WIDTH = 100

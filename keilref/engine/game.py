@@ -10,7 +10,7 @@ family's class is first instantiated (:func:`_missing_methods`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Self
@@ -207,18 +207,11 @@ class Game:
 
     def _repr_html_(self) -> str:
         """The board and where play stands, for a notebook."""
-        from keilref.formats.svg import game_html  # lazily, as _repr_svg_
-
-        return game_html(self)
+        return _pictures().html(self)
 
     def _repr_svg_(self) -> str:
         """The board as SVG, so a game shows itself in Jupyter."""
-        # Lazily, as python-chess's boards do: the engine does not draw, and
-        # importing it must not load the formats (an exception named in the
-        # layers contract, pyproject.toml).
-        from keilref.formats.svg import board
-
-        return board(self)
+        return _pictures().svg(self)
 
     # --- state -----------------------------------------------------------
     @property
@@ -336,6 +329,38 @@ def _missing_methods(cls: type) -> list[str]:
         name for name in _INTERFACE
         if name not in _OPTIONAL and getattr(cls, name) is vars(Game)[name]
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class GamePictures:
+    """How a :class:`Game` draws itself in a notebook, as python-chess's boards do.
+
+    The formats draw; the engine may not import them (the layers contract,
+    pyproject.toml), so they hand their drawings to it instead, through
+    :mod:`keilref.conveniences`, which ``import keilref`` runs.
+    """
+
+    svg: Callable[[Game], str]
+    """What :meth:`Game._repr_svg_` returns."""
+    html: Callable[[Game], str]
+    """What :meth:`Game._repr_html_` returns."""
+
+
+_drawn_by: GamePictures | None = None
+
+
+def connect(pictures: GamePictures) -> None:
+    """Hand the game type the drawings of the formats."""
+    global _drawn_by
+    _drawn_by = pictures
+
+
+def _pictures() -> GamePictures:
+    if _drawn_by is None:
+        # Not reached through any import: Python runs keilref/__init__.py,
+        # which connects the stages, before any of its submodules.
+        raise RuntimeError("keilref.engine.game is not connected to the formats: import keilref")
+    return _drawn_by
 
 
 class BoardGame(Game):

@@ -58,6 +58,10 @@ class OutputFormat:
     rereads: bool = False
     """Whether its writer reads the games again after the check (the HTML
     report's boards): standard input is then kept for it."""
+    runner_commands: bool = False
+    """Whether its lines are a CI runner's workflow commands by design (GitHub
+    annotations, each part escaped): the one output that may start a line with
+    ``::``, and only with the commands it builds."""
 
     def make_writer(self, write: Callable[[str], object], options: WriterOptions) -> DocumentWriter:
         """The writer of a document format, its module imported now."""
@@ -75,7 +79,10 @@ FORMATS: dict[str, OutputFormat] = {
         OutputFormat("text", "line", ".txt", False, help="a line per game, then the summary"),
         OutputFormat("jsonl", "line", ".jsonl", False, help="a JSON object per game"),
         OutputFormat("junit", "document", ".xml", True, "keilref.formats.junit:JUnitWriter", "JUnit XML"),
-        OutputFormat("github", "document", ".txt", False, "keilref.formats.github:GitHubWriter", "GitHub annotations"),
+        OutputFormat(
+            "github", "document", ".txt", False, "keilref.formats.github:GitHubWriter", "GitHub annotations",
+            runner_commands=True,
+        ),
         OutputFormat("sarif", "document", ".sarif", False, "keilref.formats.sarif:SarifWriter", "SARIF 2.1.0"),
         OutputFormat("gitlab", "document", ".json", False, "keilref.formats.gitlab:GitLabWriter", "GitLab Code Quality"),
         OutputFormat(

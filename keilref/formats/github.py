@@ -30,10 +30,18 @@ SUMMARY_LIMIT = 1000 * 1000
 # which a cell never is, so they stay as written.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
 
+# GitHub also links what merely looks like an address: "www." and "scheme://"
+# as it parses, an e-mail address ("a@b.co") after, and "@name" as a mention.
+# A backslash disarms none of them (an escaped "@" is still linked), so a
+# WORD JOINER (U+2060), which shows as nothing, is put in each: after "www",
+# before "://", after "@".
+_AUTOLINK = re.compile(r"(?i)(?<=www)(?=\.)|(?=://)|(?<=@)")
+_JOINER = "\u2060"
+
 
 def _cell(text: str) -> str:
-    """Text that stays one table cell, shown as written (CommonMark escapes)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    """Text that stays one table cell, shown as written (CommonMark escapes), linking nowhere."""
+    return _AUTOLINK.sub(_JOINER, _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split())))
 
 
 def _kind(f: Finding) -> str:

@@ -20,7 +20,7 @@ import json
 import uuid
 
 from keilref import wording
-from keilref.escaping import one_line
+from keilref.escaping import in_script, one_line
 from keilref.formats.svg import board
 from keilref.records.record import Record
 from keilref.referee.replay import replay
@@ -128,7 +128,7 @@ def _stepper(record: Record, v: Verdict, root: str) -> str:
         '<button type="button" data-step="last" aria-label="last position">▶|</button>'
         "</div>"
     )
-    return controls + boards + f"<script>{_SCRIPT.replace('ROOT_ID', json.dumps(root))}</script>"
+    return controls + boards + f"<script>{_SCRIPT.replace('ROOT_ID', in_script(json.dumps(root)))}</script>"
 
 
 _SCRIPT = """(function () {

@@ -14,7 +14,6 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from keilref.values import format_number
 from keilref.referee.stats import ArchiveStats, FairKomi, GroupStats
@@ -198,6 +197,3 @@ def render(stats: ArchiveStats) -> bytes:
     data: bytes = ET.tostring(svg, encoding="utf-8", xml_declaration=True)
     return data + b"\n"
 
-
-def write_plot(stats: ArchiveStats, path: Path | str) -> None:
-    Path(path).write_bytes(render(stats))

@@ -41,8 +41,8 @@ __all__ = [
     "SITE",
     "cell_of",
     "dump_moves",
+    "SHAPE_KEYS",
     "is_match_name",
-    "looks_like_match",
     "match_stem",
     "move_limit",
     "point_of",
@@ -53,6 +53,8 @@ SITE = "abstract_games"
 """The ``Site`` tag of an imported match."""
 MATCH_SUFFIXES = (".match.json", ".replay.json", ".moves.json")
 """The names of the three shapes, as directories are searched for them."""
+SHAPE_KEYS = {"frames": "replay", "moves": "moves", "history": "match"}
+"""The member that makes a JSON object each shape, in the order they are looked for."""
 MENU_SIZES = range(4, 8)
 """The sides the server's menu offers; it stores whatever a client sends."""
 DEFAULT_SIZE = 5
@@ -64,9 +66,15 @@ _KOMI_LABEL = re.compile(r"komi (-?[0-9]{1,7})\Z")
 _KOMI_MOVE = re.compile(r"komi=(-?[0-9]{1,7})\Z")
 _CELL = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6})\Z")
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_JSON_START = re.compile(rb'(?:\xef\xbb\xbf)?[ \t\n\r]*\{[ \t\n\r]*"(?:[^"\\\n]|\\.){0,200}"[ \t\n\r]*:')
 _OFF_ALL_BOARDS = "z999"
 """A point on no hexagon keilref plays: what a cell with no name of its own becomes."""
+_TABLE_SIDES = range(2, 14)
+"""The sides whose every cell has a letter and a number (2 × side − 1 columns,
+``a`` to ``y``): the only ones a table of all cells is built for. A match may
+state any side up to 999, which the replay then refuses under its rules; a
+table for it would cost 3 × side² entries before that (seconds and about
+400 MB for side 999), so its moves are read one by one instead."""
+_NO_CELLS = {"pass": "pass", "button": "button"}
 
 
 @dataclass(frozen=True)
@@ -93,15 +101,6 @@ def match_stem(name: str) -> str:
         if name.endswith(suffix):
             return name[: -len(suffix)]
     return name
-
-
-def looks_like_match(head: bytes) -> bool:
-    """Whether the first bytes of a file are a JSON object's (``{"name":``).
-
-    A ``.keil`` file may open with a ``{`` comment, but never with a quoted
-    name and a colon inside it.
-    """
-    return _JSON_START.match(head) is not None
 
 
 def move_limit(size: int) -> int:
@@ -218,13 +217,8 @@ def read_match(data: bytes, filename: str | None = None, *, places: bool = True)
     reader = _Reader(doc, places)
     if top.members is None:
         raise reader.fail(f"a match is a JSON object; found {_kind(top.value)}", top)
-    if "frames" in top.members:
-        shape = "replay"
-    elif "moves" in top.members:
-        shape = "moves"
-    elif "history" in top.members:
-        shape = "match"
-    else:
+    shape = next((shape for key, shape in SHAPE_KEYS.items() if key in top.members), None)
+    if shape is None:
         raise reader.fail(
             "not a match of abstract_games: expected a 'history' (the match view), 'frames' (the replay) "
             "or 'moves' (the stored move list)",
@@ -448,7 +442,7 @@ class _Turns(DeferredTurns):
         self._reader = reader
         self._moves = moves
         self._size = size
-        table = _cell_points(size)
+        table = _cell_points(size) if size in _TABLE_SIDES else _NO_CELLS
         self._tokens = tuple([table.get(move.raw) or _token(reader, move, size) for move in moves])
 
     @property
@@ -459,7 +453,7 @@ class _Turns(DeferredTurns):
         if self._reader.places:
             return tuple(_turn(self._reader, move, self._size) for move in self._moves)
         # Without places, turns of one token are equal in every way: share them.
-        table = _cell_points(self._size)
+        table = _cell_points(self._size) if self._size in _TABLE_SIDES else _NO_CELLS
         return tuple(
             [
                 _placeless_turn(token) if move.raw in table else _turn(self._reader, move, self._size)
@@ -473,9 +467,12 @@ def _placeless_turn(token: str) -> Turn:
     return Turn.of(token)
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=len(_TABLE_SIDES))
 def _cell_points(size: int) -> dict[str, str]:
-    """Every cell of the board of side ``size`` (and ``pass``, ``button``) to its token."""
+    """Every cell of the board of side ``size`` (one of :data:`_TABLE_SIDES`;
+    and ``pass``, ``button``) to its token."""
+    if size not in _TABLE_SIDES:
+        raise ValueError(f"no table of cells is built for side {size}")
     m = size - 1
     table = {"pass": "pass", "button": "button"}
     for q in range(-m, m + 1):

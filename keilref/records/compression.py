@@ -148,7 +148,7 @@ def _decoder(compression: Compression, source: _Counted) -> Any:
     if compression is Compression.BZIP2:
         return bz2.BZ2File(source)
     if compression is Compression.XZ:
-        return lzma.LZMAFile(cast(BinaryIO, source))
+        return _XzReader(source)
     return _open_zstd(source)
 
 
@@ -270,6 +270,91 @@ class _Decompressing(io.RawIOBase):
             finally:
                 self._source.close()
                 super().close()
+
+
+_XZ_INPUT = 1 << 16
+"""Compressed bytes read from a ``.xz`` file at a time."""
+
+
+class _XzReader:
+    """Reads a ``.xz`` file stream after stream, as ``xz -d`` does.
+
+    After a stream, and between two, may come stream padding: null bytes, a
+    multiple of four of them (``xz --block-list``, tape archives and some
+    archivers write it; ``xz -t`` accepts it). ``lzma.LZMAFile`` takes the
+    padding for a stream begun and cut short, and calls a valid file
+    truncated; here it is skipped, and padding of another length is damage.
+    What follows a stream and is neither padding nor a stream is left unread,
+    as ``lzma.LZMAFile`` leaves it.
+    """
+
+    def __init__(self, source: _Counted) -> None:
+        self._source = source
+        self._decoder = lzma.LZMADecompressor()
+        self._pending = b""  # compressed bytes read but not yet given to a decoder
+        self._fresh = False  # the decoder is a later stream's, given nothing yet
+        self._padding = 0  # null bytes since the last stream ended
+        self._done = False
+
+    def read(self, size: int = -1) -> bytes:
+        if size < 0:
+            size = _XZ_INPUT
+        while size and not self._done:
+            if self._decoder.eof:
+                self._next_stream()
+                continue
+            data = b""
+            if self._decoder.needs_input:
+                data, self._pending = self._pending or self._source.read(_XZ_INPUT), b""
+                if not data:
+                    raise EOFError("Compressed data ended before the end-of-stream marker was reached")
+            fresh, self._fresh = self._fresh, False
+            try:
+                out: bytes = self._decoder.decompress(data, size)
+            except lzma.LZMAError:
+                if not fresh:
+                    raise
+                self._done = True  # not a stream: left unread, as lzma.LZMAFile leaves it
+                return b""
+            if out:
+                return out
+        return b""
+
+    def _next_stream(self) -> None:
+        """Past the stream that ended: its padding, then the next stream or the end."""
+        self._pending = self._decoder.unused_data
+        while True:
+            if not self._pending:
+                self._pending = self._source.read(_XZ_INPUT)
+                if not self._pending:
+                    self._padding_ends()
+                    self._done = True
+                    return
+            rest = self._pending.lstrip(b"\0")
+            self._padding += len(self._pending) - len(rest)
+            self._pending = rest
+            if rest:
+                self._padding_ends()
+                self._decoder = lzma.LZMADecompressor()
+                self._fresh = True
+                return
+
+    def _padding_ends(self) -> None:
+        if self._padding % 4:
+            raise lzma.LZMAError(f"stream padding of {self._padding} null bytes, not a multiple of four")
+        self._padding = 0
+
+    def seekable(self) -> bool:
+        return False
+
+    def tell(self) -> int:
+        raise OSError("an xz stream cannot tell its position")
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        raise OSError("an xz stream cannot seek")
+
+    def close(self) -> None:
+        self._done = True
 
 
 _ZSTD_INPUT = 1 << 16

@@ -33,10 +33,11 @@ import tempfile
 from dataclasses import dataclass
 
 from keilref.escaping import shown_name
+from keilref.files import FMT_TEMP_SUFFIX
 
 __all__ = ["TEMP_SUFFIX", "FileState", "ReplaceError", "Replaced", "replace_file", "symlink_refused", "temp_prefix"]
 
-TEMP_SUFFIX = ".keilref-fmt.tmp"
+TEMP_SUFFIX = FMT_TEMP_SUFFIX
 """The end of a temporary file's name; :func:`temp_prefix` gives its start."""
 
 
@@ -127,7 +128,7 @@ def replace_file(
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
-            lost = _copy_metadata(fd, tmp, before)
+            lost = copy_metadata(fd, tmp, before)
             # The text and the mode on disk before any name points at them.
             os.fsync(fd)
         finally:
@@ -143,7 +144,7 @@ def replace_file(
             raise ReplaceError(_changed(path))
         os.replace(tmp, target)
         created = False
-        _sync_directory(directory)
+        sync_directory(directory)
     except OSError as e:
         raise ReplaceError(f"{shown_name(path)}: cannot write: {e.strerror or e}") from None
     finally:
@@ -194,7 +195,7 @@ def _read_only(st: os.stat_result) -> bool:
     return not st.st_mode & bit
 
 
-def _copy_metadata(fd: int, tmp: str, want: os.stat_result) -> str:
+def copy_metadata(fd: int, tmp: str, want: os.stat_result) -> str:
     """Give the new file the old one's owner, group and mode; say what could not be kept.
 
     The owner goes first: changing it clears the setuid and setgid bits,
@@ -231,7 +232,7 @@ def _copy_metadata(fd: int, tmp: str, want: os.stat_result) -> str:
     return ", ".join(lost)
 
 
-def _sync_directory(directory: str) -> None:
+def sync_directory(directory: str) -> None:
     """Make the rename itself durable, where the system allows it."""
     try:
         fd = os.open(directory or ".", os.O_RDONLY)

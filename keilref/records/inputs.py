@@ -1,27 +1,41 @@
 """Which reader a file needs: ``.keil`` records, or a match of the abstract_games server.
 
 A file is a match when its name says so (``*.match.json``, ``*.replay.json``,
-``*.moves.json``) or when its first bytes are a JSON object's; anything else
-is read as ``.keil`` records. A match is one game, read whole (within the
-byte cap of a game), and it travels through the checking machinery as the
-bytes of one game, as a ``.keil`` game does.
+``*.moves.json``), or when it is JSON through and through: the whole of it
+one JSON object of the server's shapes (one that holds ``history``,
+``frames`` or ``moves``). Anything else is read as ``.keil`` records, a
+record whose first comment opens as a JSON object does included. Every
+reader decides so, here: ``check``, ``show``, ``stats``, ``filter``,
+``import``, the library, ``fmt`` and the language server. A match is one
+game, read whole (within the byte cap of a game), and it travels through
+the checking machinery as the bytes of one game, as a ``.keil`` game does.
 """
 
 from __future__ import annotations
 
+import codecs
 import io
+import json
 from collections.abc import Iterator
 from typing import BinaryIO, cast
 
-from keilref.records.abstract_games import Match, is_match_name, looks_like_match, read_match
+from keilref import wording
+from keilref.records.abstract_games import SHAPE_KEYS, Match, is_match_name, read_match
 from keilref.errors import RecordError
 from keilref.records.parser import MAX_GAME_BYTES, GameBytes, read_game, split_games
 from keilref.records.record import Record
 
-__all__ = ["MatchBytes", "iter_source", "read_piece", "read_piece_match", "split_source"]
+__all__ = ["MatchBytes", "is_match", "iter_source", "match_piece", "read_piece", "read_piece_match", "split_source"]
 
 _SNIFF = 4096
-"""Bytes looked at to tell a match from records."""
+"""Bytes looked at first to tell a match from records: most records are told by them."""
+_JSON_BLANK = " \t\n\r"
+_NEAR_END = 16
+"""Characters from the end of a file's first bytes within which a JSON fault
+may only be the cut (a literal or a number broken off there)."""
+_SNIFFER = json.JSONDecoder(parse_int=str)
+"""Reads any JSON: a number past Python's limit on converted digits is text
+here, and the match reader says where it is."""
 _MATCH_CHUNK = 1 << 16
 """Bytes asked for per read of a match: most are far smaller than a chunk of records."""
 
@@ -38,20 +52,74 @@ class MatchBytes(GameBytes):
         return True
 
 
+def is_match(data: bytes, name: str | None = None) -> bool:
+    """Whether a file, all of whose bytes are ``data``, is read as a match of
+    abstract_games (else as ``.keil`` records): the one rule every reader follows
+    (see the module's words)."""
+    # Its first bytes tell most files apart, without decoding a large document whole.
+    decided = _decided(data[:_SNIFF], name, complete=False) if len(data) > _SNIFF else None
+    if decided is None:
+        decided = _decided(data, name, complete=True)
+    return decided is True
+
+
+def _decided(data: bytes, name: str | None, *, complete: bool) -> bool | None:
+    """:func:`is_match` on a file's first bytes: ``None`` while they cannot tell."""
+    if name is not None and is_match_name(name):
+        return True
+    if len(data) > MAX_GAME_BYTES:
+        return False  # past the byte cap of a game, a file is not read whole
+    try:
+        text = codecs.getincrementaldecoder("utf-8")().decode(data, final=complete)
+    except UnicodeDecodeError:
+        return False  # JSON is UTF-8
+    # A byte order mark is no part of the JSON (the match reader drops it too).
+    text = text[1:] if text.startswith("\ufeff") else text
+    if not text.lstrip(_JSON_BLANK).startswith("{"):
+        return False
+    try:
+        value = _SNIFFER.decode(text)
+    except json.JSONDecodeError as e:
+        if complete:
+            return False
+        # A prefix of JSON fails only where it was cut: at its end, or in a
+        # string that runs to the end. A fault before that is in the file.
+        return None if e.msg.startswith("Unterminated string") or e.pos >= len(text) - _NEAR_END else False
+    except (ValueError, RecursionError):
+        return False  # nested past what Python reads: not read whole, so not a match
+    if not complete:
+        return None
+    return isinstance(value, dict) and any(key in value for key in SHAPE_KEYS)
+
+
+def match_piece(data: bytes, size: int | None = None) -> MatchBytes:
+    """A match's bytes as one game (``size``: the file's, when more than ``data``);
+    over the byte cap of a game, its bytes are counted, not kept."""
+    size = len(data) if size is None else size
+    return MatchBytes.whole(b"", size) if size > MAX_GAME_BYTES else MatchBytes.whole(data)
+
+
 def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameBytes]:
     """The games of a file, cut but not read: a match as one piece, records as
-    :func:`~keilref.records.parser.split_games` cuts them."""
-    head = b""
-    while len(head) < _SNIFF:
-        more = stream.read(_SNIFF - len(head))
-        if not more:
-            break
+    :func:`~keilref.records.parser.split_games` cuts them. Which it is,
+    :func:`is_match` decides: from the first bytes for most files, from the
+    whole for one that is still JSON there."""
+    head = _read(stream, _SNIFF)
+    complete = len(head) < _SNIFF
+    decided = _decided(head, name, complete=complete)
+    if decided is None:
+        # Still JSON after the first look: the whole file decides, read up to
+        # one byte past the cap of a game (a file past it is records).
+        asked = MAX_GAME_BYTES + 1 - len(head)
+        more = _read(stream, asked)
         head += more
-    if not ((name is not None and is_match_name(name)) or looks_like_match(head)):
+        complete = len(more) < asked
+        decided = _decided(head, name, complete=complete)  # complete, or past the cap: decided
+    if not decided:
         yield from split_games(cast(BinaryIO, _Prefixed(head, stream)))
         return
     parts, size = [head], len(head)
-    while len(head) == _SNIFF:  # else the file ended within the bytes looked at
+    while not complete:
         more = stream.read(_MATCH_CHUNK)
         if not more:
             break
@@ -60,18 +128,34 @@ def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameByte
             parts.append(more)
         else:
             parts = []  # over the cap: counted, not kept
-    yield MatchBytes.whole(b"".join(parts), size) if size > MAX_GAME_BYTES else MatchBytes.whole(b"".join(parts))
+    yield match_piece(b"".join(parts), size)
+
+
+def _read(stream: BinaryIO, n: int) -> bytes:
+    """``n`` bytes of ``stream``, fewer only at its end (a pipe gives what it has)."""
+    parts: list[bytes] = []
+    got = 0
+    while got < n:
+        more = stream.read(min(n - got, _MATCH_CHUNK))
+        if not more:
+            break
+        parts.append(more)
+        got += len(more)
+    return b"".join(parts)
 
 
 def read_piece_match(piece: GameBytes, filename: str | None = None) -> tuple[Record | RecordError | None, Match | None]:
     """Read one cut game: its record (or the error reading it, or ``None`` for
     blank space between games), and for a match, the match read."""
-    if not isinstance(piece, MatchBytes) or piece.piece.too_large:
-        return read_game(piece, filename), None
     try:
+        if not isinstance(piece, MatchBytes) or piece.piece.too_large:
+            return read_game(piece, filename), None
         match = read_match(piece.data, filename)
     except RecordError as e:
         return e, None
+    except Exception as e:  # noqa: BLE001
+        # A reader's bug must cost one game, never the games and files after it.
+        return RecordError(wording.internal_error("reading", e), piece.first_line, 1, None, filename), None
     return match.record, match
 
 
@@ -103,7 +187,8 @@ class _Prefixed(io.RawIOBase):
         # Each read is the stream's own: a damaged compressed stream still
         # gives up what it read before the damage, as when it is read directly.
         if self._head:
-            head, self._head = self._head, b""
+            n = len(self._head) if size is None or size < 0 else size
+            head, self._head = self._head[:n], self._head[n:]
             return head
         return self._rest.read(size)
 

@@ -11,7 +11,9 @@ one. :meth:`JsonText.parse` reads a whole tree with places, as the words of
 an error need.
 
 Every fault is a :class:`~keilref.errors.RecordSyntaxError` at its place:
-text that is not JSON, a file cut short, nesting too deep.
+text that is not JSON, a file cut short, nesting too deep, a name given
+twice in one object (:mod:`json` would keep the last value, while places
+are found for the first), a whole number longer than Python converts.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]
@@ -37,6 +40,18 @@ _BLANK = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
 _SCALAR_START = frozenset('"-0123456789tfn')
 _WORD = re.compile(r"[^\s,:\]\}\[\{\"]{1,20}|.", re.DOTALL)
+_DIGITS = re.compile(r"-?([0-9]*)")
+
+
+class _Repeated(Exception):
+    """A name given twice in one object: looked for again, with places, to say where."""
+
+
+def _distinct(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    members = dict(pairs)
+    if len(members) != len(pairs):
+        raise _Repeated
+    return members
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +87,16 @@ class JsonText:
         """The document's value; a :class:`RecordSyntaxError` at the fault for
         text that is not JSON."""
         try:
-            return json.loads(self.text)
+            return json.loads(self.text, object_pairs_hook=_distinct)
         except json.JSONDecodeError as e:
             # Read again with places, for the reader's own words at the fault.
             self.parse(MAX_DEPTH)
             raise self.error(_reason(e), e.pos) from None
+        except (_Repeated, ValueError) as e:
+            # A repeated name or a number too long to convert: the reading
+            # with places finds the first and says where it is.
+            self.parse(MAX_DEPTH)
+            raise self.error(f"the JSON cannot be read: {e or 'a name is given twice in one object'}", 0) from None
         except RecursionError:
             raise self.error(f"the JSON is nested more than {MAX_DEPTH} levels deep", 0) from None
 
@@ -175,6 +195,9 @@ class JsonText:
                 raise self.error(_reason(e), e.pos) from None
             except RecursionError:
                 raise self.error(f"the JSON is nested more than {MAX_DEPTH} levels deep", pos) from None
+            except ValueError:
+                # Only a whole number past Python's limit on converted digits gets here.
+                raise self.error(self._too_long(pos), pos) from None
             return JsonNode(value, pos), end
         raise self.error(f"found {self._found(pos)}; expected a JSON value", pos)
 
@@ -196,6 +219,11 @@ class JsonText:
                     f"found {self._found(pos)}; expected ':' after a name", pos
                 )
             pos = _skip(text, pos + 1)
+            if key_node.value in members:
+                raise self.error(
+                    f"the name {_shown(key_node.value)} is given twice in this object; expected each name once",
+                    key_node.offset,
+                )
             node, pos = self.value_at(pos, depth, level + 1)
             members[key_node.value] = node
             pos = _skip(text, pos)
@@ -233,6 +261,14 @@ class JsonText:
         word = m.group(0) if m else self.text[pos]
         return repr(word) if word.isprintable() else repr(word.encode("unicode_escape").decode("ascii"))
 
+    def _too_long(self, pos: int) -> str:
+        m = _DIGITS.match(self.text, pos)
+        digits = 0 if m is None else len(m.group(1))
+        return (
+            f"a whole number of {digits:,} digits; expected at most {sys.get_int_max_str_digits():,} "
+            "(longer ones are not converted)"
+        )
+
     def _cut(self, pos: int) -> RecordSyntaxError:
         return self.error("the JSON ends before its value does: the file is cut short", min(pos, len(self.text)))
 
@@ -241,6 +277,11 @@ def _skip(text: str, pos: int) -> int:
     """The offset after the white space at ``pos``."""
     m = _BLANK.match(text, pos)
     return pos if m is None else m.end()
+
+
+def _shown(name: str, limit: int = 40) -> str:
+    cut = name if len(name) <= limit else name[: limit - 3] + "..."
+    return repr(cut) if cut.isprintable() else repr(cut.encode("unicode_escape").decode("ascii"))
 
 
 def _reason(e: json.JSONDecodeError) -> str:

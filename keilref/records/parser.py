@@ -22,7 +22,7 @@ import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, Self
 
 from keilref.errors import RecordError, RecordSyntaxError
 from keilref.records import limits
@@ -501,7 +501,7 @@ class GameBytes:
     """The column of the first byte, when the game starts mid-line."""
 
     @classmethod
-    def whole(cls, data: bytes, size: int | None = None) -> GameBytes:
+    def whole(cls, data: bytes, size: int | None = None) -> Self:
         """A whole file as one game, for a format read in one piece; given a
         ``size`` over the cap (and no ``data``), it reads as too large."""
         return cls(_Piece(data, 1, False, True, len(data) if size is None else size, 1), 0)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import abc
 import enum
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Protocol, overload
 
 if TYPE_CHECKING:
     from keilref.engine.game import Game
@@ -255,10 +255,7 @@ class Record:
         (the first continues the line, the others are alternatives) and call
         ``node.game()`` for the position after any turn, as with
         ``chess.pgn.GameNode``. A bad tag raises :class:`~keilref.TagError`."""
-        # Upward and lazily, like replay() below (named in the layers contract).
-        from keilref.referee.lines import tree
-
-        return tree(self, rules=rules)
+        return _above().tree(self, rules=rules)
 
     @property
     def headers(self) -> Mapping[str, str]:
@@ -287,19 +284,54 @@ class Record:
         replayed (``record.replay(turn=e.turn - 1)`` gives the position
         before it) and ``ValueError`` for a ``turn`` out of range.
         """
-        # Upward, lazily, and named in the layers contract (pyproject.toml):
-        # the convenience python-chess users expect of a game record.
-        from keilref.referee.replay import replay_record
-
-        return replay_record(self, turn, rules=rules)
+        return _above().replay(self, turn, rules=rules)
 
     def _repr_html_(self) -> str:
         """The tags, the referee's verdict and a board to step through, for a notebook."""
-        # Upward and lazily, as Game._repr_html_ draws with the formats
-        # (named in the layers contract, pyproject.toml).
-        from keilref.formats.notebook import record_html
+        return _above().html(self)
 
-        return record_html(self)
+
+class _Replay(Protocol):
+    def __call__(self, record: Record, turn: int | None = None, *, rules: str | None = None) -> Game: ...
+
+
+class _Tree(Protocol):
+    def __call__(self, record: Record, *, rules: str | None = None) -> Node: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RecordServices:
+    """What a :class:`Record`'s conveniences ask of the stages above this one.
+
+    The referee replays a record and grows its tree of lines, the formats
+    draw it for a notebook; this stage may not import them (the layers
+    contract, pyproject.toml), so they are handed to it instead, by
+    :mod:`keilref.conveniences`, which ``import keilref`` runs.
+    """
+
+    replay: _Replay
+    """What :meth:`Record.replay` returns."""
+    tree: _Tree
+    """What :meth:`Record.tree` returns."""
+    html: Callable[[Record], str]
+    """What :meth:`Record._repr_html_` returns."""
+
+
+_services: RecordServices | None = None
+
+
+def connect(services: RecordServices) -> None:
+    """Hand the record type the work of the stages above it."""
+    global _services
+    _services = services
+
+
+def _above() -> RecordServices:
+    if _services is None:
+        # Not reached through any import: Python runs keilref/__init__.py,
+        # which connects the stages, before any of its submodules.
+        raise RuntimeError("keilref.records.record is not connected to the stages above it: import keilref")
+    return _services
 
 
 def with_deferred_turns(record: Record, turns: DeferredTurns) -> Record:

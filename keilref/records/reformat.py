@@ -28,6 +28,7 @@ from keilref.records.compression import compression_of
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.records.inplace import FileState, ReplaceError, replace_file
+from keilref.records.inputs import is_match
 from keilref.records.parser import iter_games
 from keilref.records.record import Record
 from keilref.records.writer import write_record, write_records
@@ -145,6 +146,11 @@ def _format(
     # Named as the codecs name it, so that "UTF8" is UTF-8, with its byte order mark and the parser's hint.
     encoding = codecs.lookup(source.encoding).name if source.encoding is not None else "utf-8"
     utf8 = _as_utf8(original, encoding, source.name)
+    if is_match(utf8, source.name):
+        raise FormatError(
+            f"{shown_name(source.name)}: a match of abstract_games (JSON), not records: "
+            "matches are checked as they are, not formatted (file left as it is)"
+        )
     records: list[Record] = []
     for item in iter_games(io.BytesIO(utf8), source.name):
         if isinstance(item, RecordError):

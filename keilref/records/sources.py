@@ -25,7 +25,7 @@ from typing import BinaryIO, cast
 
 from keilref.errors import RecordError
 from keilref.escaping import shown_name
-from keilref.files import refusal
+from keilref.files import is_temporary, refusal
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.records.abstract_games import MATCH_SUFFIXES
 from keilref.records.inputs import iter_source
@@ -203,13 +203,18 @@ def expand_paths(
 
 def check_encoding(name: str) -> str | None:
     """The codec ``name`` stands for, or ``None`` for UTF-8 itself. ``ValueError``
-    for an unknown one, or one in which ``[``, ``{``, ``;`` and the line end
-    are not the bytes they are in ASCII (UTF-16 and the like): a file is cut
-    into games by those bytes before it is decoded."""
+    for an unknown one, one that is not a text encoding (``hex``, ``rot13``,
+    ``zlib``: bytes to bytes or text to text), or one in which ``[``, ``{``,
+    ``;`` and the line end are not the bytes they are in ASCII (UTF-16 and
+    the like): a file is cut into games by those bytes before it is decoded.
+    The command line's ``--encoding`` and the project's ``encoding`` both ask here."""
     try:
         info = codecs.lookup(name)
-    except LookupError:
+    except (LookupError, ValueError):
+        # ValueError: a name no codec could have (a NUL, a lone surrogate).
         raise ValueError(f"unknown encoding {name!r} (such as cp1252, latin-1 or utf-8)") from None
+    if not info._is_text_encoding:
+        raise ValueError(f"{name!r} is not a text encoding (such as cp1252, latin-1 or utf-8)")
     if info.name == "utf-8":
         return None
     if "[{;\n ".encode(info.name, "replace") != b"[{;\n ":
@@ -318,7 +323,9 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
     Symbolic links, to files (with one of ``endings``) or to directories,
     are skipped: a walk stays inside the tree it was given (a link out of it
     would have ``fmt --in-place`` rewrite a file elsewhere). So are
-    directories whose names start with a dot.
+    directories whose names start with a dot, and keilref's own temporary
+    files and directories (:func:`keilref.files.is_temporary`), whatever
+    ``exclude`` says.
     """
     found: list[Source] = []
     links: list[str] = []
@@ -327,13 +334,14 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
         name = e.filename if isinstance(e.filename, str) else top
         found.append(Source(name, unreadable=e.strerror or str(e)))
 
-    for root, dirs, files in os.walk(top, onerror=unreadable, followlinks=False):
+    for root, dirs, files in _tree(top, unreadable):
         # By default hidden directories (.git, .venv, .cache...) are left out:
         # they hold no archive a user meant to check, as ruff and git assume.
         below = os.path.relpath(root, top).replace(os.sep, "/")
         below = "" if below == "." else below + "/"
-        dirs[:] = sorted(name for name in dirs if not _excluded(name, below + name, exclude))
-        files = [name for name in files if not _excluded(name, below + name, exclude)]
+        dirs[:] = sorted(name for name in dirs if not is_temporary(name) and not _excluded(name, below + name, exclude))
+        # keilref's own temporaries are half a result, whatever the patterns say.
+        files = [name for name in files if not is_temporary(name) and not _excluded(name, below + name, exclude)]
         links.extend(path for path in (os.path.join(root, name) for name in dirs) if os.path.islink(path))
         for name in files:
             if name.endswith(endings):
@@ -348,6 +356,38 @@ def _walk(top: str, endings: tuple[str, ...], exclude: tuple[str, ...] = DEFAULT
                 elif stat.S_ISLNK(mode):
                     links.append(path)
     return sorted(found, key=lambda s: s.name), sorted(links)
+
+
+def _tree(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top, onerror=onerror, followlinks=False)``, top-down, in its
+    order, with a stack instead of recursion: Python 3.11's ``os.walk``
+    recurses once a level, and a tree about a thousand levels deep would end
+    the run. The caller may prune ``dirs`` in place, as with ``os.walk``."""
+    stack = [(top, False)]
+    while stack:
+        folder, below = stack.pop()
+        if below and os.path.islink(folder):
+            continue  # listed among the directories, never entered; asked as late as os.walk asks
+        dirs: list[str] = []
+        nondirs: list[str] = []
+        try:
+            entries = os.scandir(folder)
+        except OSError as e:
+            onerror(e)
+            continue
+        with entries:
+            try:
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (dirs if is_dir else nondirs).append(entry.name)
+            except OSError as e:
+                onerror(e)  # as os.walk: a folder that fails while being listed yields nothing
+                continue
+        yield folder, dirs, nondirs
+        stack.extend((os.path.join(folder, name), True) for name in reversed(dirs))
 
 
 def unreadable_error(source: Source, e: OSError) -> RecordError:

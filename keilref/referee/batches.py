@@ -25,6 +25,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import NoReturn, TextIO, TypeVar
 
+from keilref import wording
 from keilref.errors import RecordError, wrong_type
 from keilref.files import unreadable
 from keilref.engine.rules import find_rules
@@ -117,7 +118,7 @@ def checked_games(
                 verdict = amend(verdict, match)
         except Exception as e:  # noqa: BLE001
             # A referee bug must cost one game its verdict, never the others theirs.
-            fault = RecordError(f"internal error while checking this game: {type(e).__name__}: {e}", piece.first_line, 1)
+            fault = RecordError(wording.internal_error("checking", e), piece.first_line, 1)
             verdict = adjudicate(fault, file=batch.file, game=index, line=piece.first_line)
         yield piece, item if isinstance(item, Record) else None, verdict
         index += 1

@@ -37,6 +37,7 @@ from keilref.referee.batches import Batch, checked_games, map_batches
 from keilref.records.sources import Source
 from keilref.escaping import runner_command_line, shown_name
 from keilref.errors import ConfigError
+from keilref.files import OUTPUT_TEMP_PREFIX
 from keilref.records.inputs import MatchBytes, read_piece, split_source
 from keilref.records.record import Record
 from keilref.engine.rules import find_rules
@@ -231,7 +232,8 @@ def rereadable(sources: Sequence[Source]) -> Iterator[list[Source]]:
     if not any(s.is_stdin for s in sources):
         yield list(sources)
         return
-    with tempfile.TemporaryDirectory(prefix="keilref-") as tmp:
+    # A hidden directory of keilref's own: a directory search never reads its copy.
+    with tempfile.TemporaryDirectory(prefix=OUTPUT_TEMP_PREFIX) as tmp:
         path = os.path.join(tmp, "stdin.keil")
         with open(path, "wb") as f:
             shutil.copyfileobj(sys.stdin.buffer, f)

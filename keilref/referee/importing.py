@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from keilref.referee.matches import export_moves
@@ -23,9 +22,9 @@ from keilref.errors import RecordError
 from keilref.records.inputs import MatchBytes, split_source
 from keilref.records.parser import read_game
 from keilref.records.record import Record
-from keilref.records.writer import canonical_tags, write_records
+from keilref.records.writer import canonical_tags
 
-__all__ = ["Exported", "ImportSummary", "Imported", "export_sources", "import_sources", "write_imported"]
+__all__ = ["Exported", "ImportSummary", "Imported", "export_sources", "import_sources"]
 
 _PREFERENCE = {"match": 0, "replay": 1, "moves": 2}
 """Which shape stands for a match read in several: the richest first."""
@@ -125,34 +124,6 @@ def _stem(name: str) -> str:
 
 def _without_id(record: Record) -> Record:
     return replace(record, tags=tuple(t for t in record.tags if t.name != "GameId"))
-
-
-def is_directory_target(output: str | os.PathLike[str]) -> bool:
-    """Whether ``-o`` names a directory (one that exists, or a name ending in ``/``)."""
-    name = os.fspath(output)
-    return os.path.isdir(name) or name.endswith(("/", os.sep))
-
-
-def write_imported(imported: Sequence[Imported], target: str | os.PathLike[str]) -> list[Path]:
-    """Write the records: into one file, or one ``STEM.keil`` per match in a
-    directory (see :func:`is_directory_target`). Returns the files written."""
-    output = Path(target)
-    if not is_directory_target(target):
-        output.write_text(write_records(i.record for i in imported), encoding="utf-8")
-        return [output]
-    output.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    taken: set[str] = set()
-    for item in imported:
-        name, n = item.stem, 1
-        while name in taken:
-            n += 1
-            name = f"{item.stem}-{n}"
-        taken.add(name)
-        path = output / f"{name}.keil"
-        path.write_text(write_records([item.record]), encoding="utf-8")
-        written.append(path)
-    return written
 
 
 @dataclass(frozen=True)
