@@ -294,7 +294,10 @@ class JsonImport(Surface):
 
 
 def _whole_json_object(data: bytes) -> bool:
+    """Whether the bytes are a match whatever their name, as docs/import.md words it:
+    JSON through and through, one object holding ``history``, ``frames`` or ``moves``."""
     try:
-        return isinstance(json.loads(data.decode("utf-8")), dict)
+        tree = json.loads(data.decode("utf-8"))
     except (ValueError, RecursionError):
         return False
+    return isinstance(tree, dict) and any(k in tree for k in ("history", "frames", "moves")) and len(data) <= 10_000_000

@@ -82,7 +82,8 @@ class SettingsAndWalking(Surface):
 
     def case(self, rng: random.Random) -> Case:
         layout: dict[str, Any] = {"files": [], "settings": []}
-        depth = rng.choice([0, 1, 2, 3, 8, 40, 200, 1000]) if rng.random() < 0.9 else 0
+        # Deep trees are rare: one a thousand deep costs as much as fifty shallow ones.
+        depth = rng.choices([0, 1, 2, 3, 8, 40, 200, 1000], weights=[30, 20, 15, 10, 10, 8, 4, 3])[0]
         layout["depth"] = depth
         for where in rng.sample(["", "proj", "proj/d"], rng.randint(0, 2)):
             name = rng.choice(["keilref.toml", "pyproject.toml"])
