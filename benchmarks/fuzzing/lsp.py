@@ -47,6 +47,8 @@ ANSWER_SECONDS = 5.0
 """How long the final request may wait for its answer (the server checks a document first)."""
 SESSIONS_PER_SERVER = 20
 """Sessions before a fresh server is started: long enough to carry state, short enough to start clean."""
+SPLITTERS = ["\u2028", "\u2029", "\x0c", "\x0b", "\x85", "\x1c", "\x1d", "\x1e", "\r", "\r\n"]
+"""Characters that end a line for ``str.splitlines`` or for an editor, and not all for the record format."""
 ODD_NUMBERS: list[Any] = [-1, 0, 1, 3, 10**9, 2**31, 2**63, -(2**31), 1.5, "0", None, True, [], {}]
 ODD_IDS: list[Any] = [0, -1, 2**70, "x", "", 1.5, None, {}, [], True]
 
@@ -102,6 +104,35 @@ def describe(data: bytes, uri: str) -> str:
     if b"Content-Type" in head:
         what += " with a content type"
     return what
+
+
+def _offset_lsp(text: str, position: object) -> int | None:
+    """Where an LSP position points in ``text``, as the protocol reads it: lines end at
+    ``\\r\\n``, ``\\n`` or ``\\r``, and a character is a UTF-16 code unit."""
+    if not isinstance(position, dict):
+        return None
+    line, character = position.get("line"), position.get("character")
+    if not isinstance(line, int) or not isinstance(character, int):
+        return None
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+    if line >= len(starts):
+        return None
+    at, units = starts[line], 0
+    while units < character and at < len(text) and text[at] not in "\r\n":
+        units += 2 if ord(text[at]) > 0xFFFF else 1
+        at += 1
+    return at
+
+
+def _offset_record(text: str, line: int, column: int) -> int:
+    """Where ``check``'s line and column point: lines end at ``\\n``, a column is a code point."""
+    starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+    return starts[min(line, len(starts)) - 1] + column - 1
+
+
+def _where(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
 
 
 class Server:
@@ -220,6 +251,10 @@ class LanguageServer(Surface):
         self.next_id += 1
         uri = (self.work / f"fresh-{self.next_id}.keil").as_uri()
         text = self._text(rng)
+        if rng.random() < 0.5:
+            # A character some readers end a line at, early on, and a fault on a line after it.
+            i = rng.randint(0, len(text) // 3)
+            text = text[:i] + rng.choice(SPLITTERS) + text[i:] + rng.choice(["\n[Bad\n", "\n1. zz *\n", "\n{open\n"])
         body = message("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "keil", "version": 1, "text": text}}, has_id=False)
         server.send(frame(json.dumps(body).encode("utf-8", "surrogatepass")))
         end = time.monotonic() + ANSWER_SECONDS
@@ -231,14 +266,16 @@ class LanguageServer(Surface):
             server.pump(0.1)
         shown = text[:300].encode("utf-8", "surrogatepass")
         assert published, f"a document opened got no diagnostics: {shown!r}"
-        lines = {d["range"]["start"]["line"] for d in published[-1] if isinstance(d, dict)}
+        starts = {_offset_lsp(text, d["range"]["start"]) for d in published[-1] if isinstance(d, dict)}
         if self.settings:
             return  # the library's verdicts would be under other rules
         for v in check_text(text.encode("utf-8", "surrogatepass"), filename="doc.keil"):
             if v.error is not None:
-                assert v.error.line - 1 in lines, (
-                    f"a diagnostic is on another line than check says: {v.error.line}:{v.error.column} "
-                    f"{v.error.message!r} not among the lines {sorted(l + 1 for l in lines)}; {shown!r}"
+                at = _offset_record(text, v.error.line, v.error.column)
+                assert at in starts, (
+                    f"a diagnostic is not where check puts it: check says {v.error.line}:{v.error.column} "
+                    f"{v.error.message[:60]!r}; the server's, read as an editor reads them: "
+                    f"{sorted(_where(text, o) for o in starts if o is not None)}; {shown!r}"
                 )
 
     def close(self) -> None:
@@ -257,7 +294,7 @@ class LanguageServer(Surface):
         return self.next_id
 
     def _text(self, rng: random.Random) -> str:
-        text = mutated(rng, self.pool).decode("utf-8", "replace") if rng.random() < 0.7 else rng.choice(self.pool).decode()
+        text = mutated(rng, self.pool).decode("utf-8", "replace") if rng.random() < 0.7 else rng.choice(self.pool).decode("utf-8", "replace")
         if rng.random() < 0.3:
             for _ in range(rng.randint(1, 4)):
                 i = rng.randint(0, len(text))
