@@ -123,7 +123,8 @@ def main() -> int:
     names = list(SURFACES)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--seconds", type=float, default=60.0, help="the whole run's budget, shared by the surfaces run")
+    ap.add_argument("--seconds", type=float, help="the whole run's budget, shared by the surfaces run "
+                    "(default: 60, or none with --inputs)")
     ap.add_argument("--surface", action="append", choices=[*names, "all"], help="a surface to fuzz; repeat for several (default: all)")
     ap.add_argument("--inputs", type=int, default=0, help="stop each surface after this many inputs (0: no limit)")
     ap.add_argument("--out", type=Path, default=Path("fuzz-failure.keil"))
@@ -131,6 +132,8 @@ def main() -> int:
     ap.add_argument("--max-mb", type=float, default=2048.0, help="memory this process may reach, in MB")
     ap.add_argument("--keep-going", action="store_true", help="write each distinct failure beside --out and go on")
     args = ap.parse_args()
+    if args.seconds is None:
+        args.seconds = float("inf") if args.inputs else 60.0
     chosen = names if not args.surface or "all" in args.surface else [n for n in names if n in args.surface]
     print(measuring())
     known = {name: _surface(name) for name in chosen}

@@ -128,7 +128,7 @@ class Records(Surface):
     """The reader, the referee and ``fmt``, on mutated records."""
 
     name = "records"
-    weight = 2.0
+    weight = 3.0
 
     def start(self, rng: random.Random) -> None:
         check_compression(rng, self.pool)

@@ -22,6 +22,7 @@ import json
 import os
 import random
 import re
+import resource
 import select
 import signal
 import time
@@ -112,6 +113,9 @@ class Scale(Surface):
         pid = os.fork()
         if pid == 0:
             os.close(read)
+            # A blow-up is a MemoryError here, not the machine's memory.
+            limit_bytes = int((before / 1024 + 4 * (SLACK_MB + BYTES_PER_BYTE * len(case.data) / 1e6)) * 2**20)
+            resource.setrlimit(resource.RLIMIT_AS, (limit_bytes + 2**31, limit_bytes + 2**31))
             try:
                 message = _judge(case)
             except BaseException as e:  # noqa: BLE001
