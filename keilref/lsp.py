@@ -32,6 +32,7 @@ from keilref import wording
 from keilref.engine.game import Game
 from keilref.errors import KeilrefError, RecordError
 from keilref.formats.findings import Finding, findings
+from keilref.project import ProjectError, find_project
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.inputs import is_match, match_piece
 from keilref.records.parser import GameBytes
@@ -215,13 +216,11 @@ def _project_rules(uri: str, name: str) -> tuple[str | None, str | None]:
     give a file, as ``keilref check`` would replay it in CI; and why the
     settings could not be read, if so. A buffer not saved as a file has no path
     and no project."""
-    from keilref.cli.settings import SettingsError, find_settings
-
     if not uri.startswith("file:"):
         return None, None
     try:
-        return find_settings(Path(name).parent).rules_for(name)[0], None
-    except SettingsError as e:
+        return find_project(Path(name).parent).rules_for(name)[0], None
+    except ProjectError as e:
         return None, str(e)
     except OSError:
         return None, None  # a folder that cannot be read: no project found
@@ -486,7 +485,7 @@ def _line_position_text(node: Node, shift: int) -> str:
     t = rep.illegal
     what = wording.illegal_on_line(_place(bad, shift), t.turn, t.point, t.reason, t.repeats_turn)
     before = wording.picture_note(_place(bad.parent, shift), t.turn - 1, None)
-    title = f"**Illegal**: {what}\n\nThe position before it ({before}): {wording.play_state(g)}"
+    title = wording.illegal_hover(what, before, wording.play_state(g))
     return _board_text(title, g, captures=False)
 
 

@@ -22,30 +22,40 @@ if TYPE_CHECKING:  # the types only: every stage imports this module
     from keilref.referee.verdict import Fault, Verdict
 
 __all__ = [
+    "GAME_NOT_ENDED",
     "NO_CLOCK",
     "REASONS",
     "STATUSES",
+    "STATUS_SIGNS",
     "WARNING_RULE",
     "back_to",
     "CROSSTABLE_CAPTION",
     "FAILING_HEADING",
+    "NOT_COUNTED_MARK",
     "STANDINGS_NOTE",
+    "TEXT_NOT_COUNTED_MARK",
     "bad_line_name",
     "clocks",
+    "crosstable_caption",
     "fault_sentence",
     "glyphed",
+    "illegal_hover",
+    "illegal_label",
     "illegal_on_line",
+    "illegal_rule",
     "illegal_turn",
     "internal_error",
     "line_choice",
     "line_has_no_turn",
     "line_title",
     "may_resume",
+    "next_illegal",
     "no_such_line",
     "not_counted",
     "picture_note",
     "play_state",
     "results",
+    "showing_before",
     "source_label",
     "steps_stop",
     "turn_name",
@@ -70,6 +80,12 @@ STATUSES = {
     "error": "The record cannot be read: a syntax error or a tag the rules do not allow.",
 }
 """Each status (by its value) in a sentence: SARIF's rule descriptions, the HTML report."""
+
+STATUS_SIGNS = {"ok": "✓", "unfinished": "…", "mismatch": "≠", "illegal": "✗", "error": "!"}
+"""Each status's sign, written before its name in the HTML report's table (by the page and by its script)."""
+
+GAME_NOT_ENDED = "the game did not end"
+"""Why an unfinished game is a finding: its fault's message (under --strict) or its note."""
 
 REASONS = {
     Reason.OFF_BOARD: "the point is not on the board",
@@ -120,6 +136,11 @@ RULE_HELP = {
     ),
 }
 """Each rule's longer help: what it means and how to fix it (SARIF's rule ``help``)."""
+
+
+def illegal_rule(reason: Reason) -> str:
+    """An ``illegal/<reason>`` rule in a sentence (SARIF's rule description)."""
+    return f"An illegal turn: {REASONS[reason]}."
 
 
 def rule_help(rule: str) -> str:
@@ -298,6 +319,31 @@ def variation_illegal(
     return f"variation at {opened_at[0]}:{opened_at[1]}: {illegal_turn(turn, token, reason, repeats_turn)}"
 
 
+def illegal_label(what: str) -> str:
+    """An illegal turn labelled as one where it is shown beside other things
+    (a board's caption, ``show``'s message, the report's viewer):
+    ``illegal: move 16 (Black) e2, turn 31: superko``. A verdict's line that
+    names its status (``game 3: illegal: ...``) writes the status's value, as
+    every status is written there and in jsonl."""
+    return f"illegal: {what}"
+
+
+def next_illegal(what: str) -> str:
+    """What a viewer adds to its last position when the turn after it is illegal."""
+    return f" — next, {illegal_label(what)}"
+
+
+def showing_before(game: int, what: str) -> str:
+    """Why ``show`` draws the position before an illegal turn rather than the one asked for."""
+    return f"game {game}: {illegal_label(what)}; showing the position before it"
+
+
+def illegal_hover(what: str, before: str, state: str) -> str:
+    """An illegal turn as the editor's hover shows it (Markdown): the turn, then
+    the position before it (``before``, a :func:`picture_note`) and its ``state``."""
+    return f"**Illegal**: {what}\n\nThe position before it ({before}): {state}"
+
+
 def illegal_on_line(
     opened_at: Place | None, turn: int, token: str, reason: str, repeats_turn: int | None = None
 ) -> str:
@@ -371,7 +417,7 @@ def verdict_message(v: Verdict) -> str:
 def unfinished_message(v: Verdict) -> str:
     """``the game did not end; score so far B+3``."""
     so_far = f"; score so far {v.score.result}" if v.score is not None else ""
-    return f"the game did not end{so_far}"
+    return f"{GAME_NOT_ENDED}{so_far}"
 
 
 def fault_sentence(v: Verdict, fault: Fault | None = None) -> str:
@@ -390,11 +436,22 @@ def fault_sentence(v: Verdict, fault: Fault | None = None) -> str:
 # -- the HTML report ------------------------------------------------------------
 
 FAILING_HEADING = "Failing games"
+NOT_COUNTED_MARK = "✗"
+"""The report's crosstable's mark for a game that is not counted, before its status."""
+TEXT_NOT_COUNTED_MARK = "x"
+"""The text crosstable's mark for a game that is not counted."""
 STANDINGS_NOTE = (
-    "Only games whose verdict is ok count; a game that is not ok is marked ✗ in the crosstable "
+    f"Only games whose verdict is ok count; a game that is not ok is marked {NOT_COUNTED_MARK} in the crosstable "
     "and links to its fault."
 )
-CROSSTABLE_CAPTION = "crosstable: points scored against each opponent, a game at a time (✗: not counted)"
+
+
+def crosstable_caption(mark: str) -> str:
+    """What a crosstable shows, and the ``mark`` it gives a game that is not counted."""
+    return f"crosstable: points scored against each opponent, a game at a time ({mark}: not counted)"
+
+
+CROSSTABLE_CAPTION = crosstable_caption(NOT_COUNTED_MARK)
 
 
 def viewers_stop(cap: int) -> str:

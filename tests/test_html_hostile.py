@@ -89,7 +89,7 @@ def test_no_json_block_or_script_of_the_report_holds_a_less_than_sign(report: Pa
     ]
     # The data hold no '<' at all; the code is the fixed script, no data in it.
     assert [body for attrs, body in scripts if attrs and "<" in body] == []
-    assert scripts[2][1] == html_format._SCRIPT
+    assert scripts[2][1] == "\n" + html_format._script()
     rows = json.loads(scripts[1][1])
     assert rows["files"] == [str(report.parent / NAME)]
     assert rows["rows"][1][3:7] == [TAGS["Event"], "<!-- 2", TAGS["Black"], TAGS["White"]]
@@ -211,7 +211,7 @@ def test_the_notebook_script_holds_no_data_but_its_root() -> None:
 
 def test_the_scripts_themselves_cannot_open_a_comment_or_a_script() -> None:
     """What the pages run is fixed text: none of it may start what the data no longer can."""
-    for script in (html_format._SCRIPT, notebook._SCRIPT):
+    for script in (html_format._script(), notebook._SCRIPT):
         assert not re.search(r"<!--|<script|</script", script, re.I)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_support import run
-from keilref.cli.settings import Settings, find_settings
+from keilref.project import Project, find_project
 
 HALF_KOMI = '[Size "3"] [Komi "2.5"] [Button "yes"]\n1. c3 d4 2. c2 d3 *\n'  # half komi: keil-2019 only
 UNDER_2019 = "unfinished"  # judged under keil-2019
@@ -69,7 +69,7 @@ def test_from_a_subfolder_paths_up_and_out_are_told_apart(outer: Path, monkeypat
 def test_with_the_working_directory_outside_the_root(outer: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """As the language server finds a document's settings from its folder, wherever it runs."""
     monkeypatch.chdir(outer)
-    project = find_settings(outer / "root" / "sub")
+    project = find_project(outer / "root" / "sub")
     assert project.path == outer / "root" / "keilref.toml"
     assert project.rules_for("root/in.keil") == ("keil-2019", 'per-path-rules "*"')
     assert project.rules_for(str(outer / "root" / "sub" / "deep.keil"))[0] == "keil-2019"
@@ -84,7 +84,7 @@ def test_with_the_working_directory_outside_the_root(outer: Path, monkeypatch: p
 def test_a_path_through_a_link_to_the_project_is_below_its_root(outer: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (outer / "link").symlink_to(outer / "root", target_is_directory=True)
     monkeypatch.chdir(outer)
-    project = find_settings(outer / "link")
+    project = find_project(outer / "link")
     assert project.path == outer / "root" / "keilref.toml"  # found resolved
     assert project.rules_for(str(outer / "link" / "in.keil"))[0] == "keil-2019"
     assert project.rules_for("link/sub/deep.keil")[0] == "keil-2019"
@@ -95,7 +95,7 @@ def test_a_path_through_a_link_to_the_project_is_below_its_root(outer: Path, mon
 
 def test_a_pattern_for_a_folder_matches_only_below_the_root() -> None:
     root = Path(os.path.realpath(os.getcwd())) / "project"
-    project = Settings(path=root / "keilref.toml", per_path_rules=(("2019/*", "keil-2019"), ("*", "yugo")))
+    project = Project(path=root / "keilref.toml", per_path_rules=(("2019/*", "keil-2019"), ("*", "yugo")))
     assert project.rules_for(str(root / "2019" / "a.keil"))[0] == "keil-2019"
     assert project.rules_for(str(root / "x" / "2019" / "a.keil"))[0] == "yugo"  # "*" crosses folders, as in fnmatch
     assert project.rules_for(str(root.parent / "2019" / "a.keil"))[0] is None

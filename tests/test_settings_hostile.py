@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cli_support import ROOT, run
-from keilref.cli.settings import _KEYS, SettingsError, find_settings
+from keilref.project import _KEYS, ProjectError, find_project
 from keilref.records.sources import Source
 
 GAME = ROOT / "records/games/size4-keil-no-result-claimed.keil"
@@ -116,10 +116,10 @@ def _keys_in(value: Any) -> set[str]:
 
 
 def _judged(folder: Path, path: Path, line: int, key: str, value: Any, layout: int) -> None:
-    """Settings are found, or a SettingsError names the file, the value's line and the key."""
+    """Settings are found, or a ProjectError names the file, the value's line and the key."""
     try:
-        found = find_settings(folder)
-    except SettingsError as e:
+        found = find_project(folder)
+    except ProjectError as e:
         message = str(e)
         assert message.startswith(f"{path.resolve()}:{line}: "), message
         named = {"tool", "tool.keilref", *_keys_in(value)} if layout >= 4 else {key, *_keys_in(value)}
@@ -206,8 +206,8 @@ def test_every_command_stops_at_a_malformed_settings_file_naming_it(
 
 
 def test_a_folder_that_cannot_be_looked_into_is_a_settings_error_not_a_traceback() -> None:
-    with pytest.raises(SettingsError, match="cannot look for settings"):
-        find_settings(Path("/tmp/a\x00b"))
+    with pytest.raises(ProjectError, match="cannot look for settings"):
+        find_project(Path("/tmp/a\x00b"))
 
 
 def test_the_language_server_checks_without_malformed_settings_and_says_why(tmp_path: Path) -> None:

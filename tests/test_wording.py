@@ -31,18 +31,35 @@ FRAGMENTS = [
     r"\(repeats turn",
     r"\(Black\)|\(White\)|\(\{colou?r\}\)",
     r"score so far",
+    # An illegal turn's label, inside a string: the caption, show's message, the editor's hover, the report's script.
+    r"(?i)[\"'][^\"'\n]*\billegal(\*\*)?: ",
+    r"did not end",
+    r"An illegal turn:",
+    r"points scored against each opponent",
+    # The status signs, as characters or as a script's escapes.
+    r"[✓≠✗]|\\u2713|\\u2717|\\u2260",
 ]
+
+# What a module ships to be read as it is (the report's style sheet and script) is held to the same fragments.
+SOURCES = ("*.py", "*.js", "*.css")
+
+
+def sources() -> list[Path]:
+    found = sorted(path for pattern in SOURCES for path in PACKAGE.rglob(pattern))
+    assert any(path.suffix == ".js" for path in found), "the report's script is among the files searched"
+    return found
 
 
 @pytest.mark.parametrize("fragment", FRAGMENTS)
 def test_no_other_module_spells_a_wording(fragment: str) -> None:
     pattern = re.compile(fragment)
     spelt = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sources():
         if path.name == "wording.py" and path.parent == PACKAGE:
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            code = line.split("#", 1)[0]
+            # A '#' begins a comment in Python only (in a script it may stand in a string: "#game=").
+            code = line.split("#", 1)[0] if path.suffix == ".py" else line
             stripped = code.strip()
             # Docstrings quote wordings as examples; only code that builds text counts.
             if stripped.startswith(("``", '"""')) or "``" in code:

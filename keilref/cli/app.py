@@ -23,6 +23,7 @@ from keilref.records.sources import Source
 from keilref.cli.terminal import ChoiceError, choose, excerpt, runner_safe_streams
 from keilref.escaping import shown_name
 from keilref.engine.rules import all_rules
+from keilref.project import Project, ProjectError, find_project
 
 if TYPE_CHECKING:
     pass
@@ -272,6 +273,14 @@ class Failed(typer.Exit):
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     typer.echo(f"keilref: {message}", err=True)
     raise Failed(code)
+
+
+def load_project() -> Project:
+    """The project's settings, or a one-line usage error and exit 2."""
+    try:
+        return find_project()
+    except ProjectError as e:
+        fail(str(e))
 
 
 def say_note(message: str) -> None:

@@ -11,12 +11,13 @@ from typing import Annotated, NoReturn, Optional, TextIO
 import typer
 
 from keilref.referee.batches import check_sources
-from keilref.records.sources import STDIN, PathError, Source, expand_paths, forget_stdin, keep_stdin
+from keilref.records.sources import STDIN, PathError, Source, forget_stdin, keep_stdin
 from keilref.cli.terminal import Interrupts, workflow_commands
 from keilref.formats import FORMATS, OutputFormat
 from keilref.formats.output import VerdictPrinter, printed_checks
+from keilref.escaping import shown_name
 
-from keilref.cli.settings import Settings, load_settings, print_settings
+from keilref.project import Project, Sources
 from keilref.cli.output_file import OutputFile, OutputFileOption, output_to
 from keilref.cli.app import (
     EXIT_FAILED,
@@ -34,6 +35,7 @@ from keilref.cli.app import (
     _choose,
     _workers,
     fail,
+    load_project,
     progress_bar,
     say_note,
     stdin_named,
@@ -97,13 +99,11 @@ def check(
     ] = False,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
-    project = load_settings()
+    project = load_project()
     # The command line first, then the project's settings, then keilref's defaults.
     format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
     strict = strict if strict is not None else bool(project.strict)
     jobs = jobs if jobs is not None else project.jobs
-    encoding = project.encoding_for(encoding)
-    patterns = project.search_patterns(exclude, extend_exclude)
     chosen = FORMATS[format]
     rules = _check_rules(rules)
     stdin_named(paths, stdin_filename)
@@ -117,29 +117,29 @@ def check(
         missing.append(e)
         typer.echo(f"keilref: {e}", err=True)
 
-    sources = expand_paths(
+    found = project.sources_for(
         paths,
+        encoding=encoding,
+        exclude=exclude,
+        extend_exclude=extend_exclude,
+        stdin_filename=stdin_filename,
+        rules=rules,
         compressed=True,
         on_error=report_missing,
         on_note=say_note,
-        encoding=encoding,
-        exclude=patterns,
-        stdin_filename=stdin_filename,
     )
-    sources = project.with_rules(sources, rules)
     screen = sys.stdout  # the terminal, while -o takes standard output
-    with output_to(output, sources) as target:
+    with output_to(output, found.sources) as target:
         _check(
-            sources, missing, project, chosen, screen, target, rules=rules, strict=strict, quiet=quiet, jobs=jobs,
-            encoding=encoding, patterns=patterns, scheduler=scheduler, show_settings=show_settings,
-            exit_zero=exit_zero,
+            found, missing, project, chosen, screen, target, rules=rules, strict=strict, quiet=quiet, jobs=jobs,
+            scheduler=scheduler, show_settings=show_settings, exit_zero=exit_zero,
         )
 
 
 def _check(
-    sources: list[Source],
+    found: Sources,
     missing: list[PathError],
-    project: Settings,
+    project: Project,
     chosen: OutputFormat,
     screen: TextIO,
     target: OutputFile | None,
@@ -148,16 +148,17 @@ def _check(
     strict: bool,
     quiet: bool,
     jobs: int | None,
-    encoding: str | None,
-    patterns: tuple[str, ...],
     scheduler: str | None,
     show_settings: bool,
     exit_zero: bool,
 ) -> NoReturn:
     format = chosen.name
+    sources = found.sources
     if show_settings:
-        print_settings(project, sources, rules=rules, strict=strict, format=format, jobs=jobs, encoding=encoding,
-                       exclude=patterns)
+        _print_settings(
+            project, sources, rules=rules, strict=strict, format=format, jobs=jobs, encoding=found.encoding,
+            exclude=found.exclude,
+        )
         raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
     if not sources:
         raise Failed(EXIT_USAGE)  # each path's error is said
@@ -236,3 +237,22 @@ def _cluster(scheduler: str | None) -> types.ModuleType | None:
         missing = (e.name or "dask").partition(".")[0]
         fail(f"--scheduler needs Dask ({missing} is not installed): pip install 'keilref[dask]'")
     return cluster
+
+
+def _print_settings(project: Project, sources: list[Source], **effective: object) -> None:
+    """``check --show-settings``: each setting's value and where it comes from, then each file's rules."""
+    where = shown_name(str(project.path)) if project.path is not None else "none found (keilref defaults)"
+    typer.echo(f"settings: {where}")
+    for name, value in effective.items():
+        if name == "rules":
+            continue
+        key = name.replace("_", "-")
+        origin = "settings" if key in project.given else "command line or default"
+        shown = list(value) if isinstance(value, tuple) else value
+        typer.echo(f"{key} = {shown!r} ({origin})")
+    for source in sources:
+        if effective.get("rules") is not None:
+            typer.echo(f"{shown_name(source.name)}: rules {effective['rules']} (--rules)")
+            continue
+        rules, why = project.rules_for(source.name)
+        typer.echo(f"{shown_name(source.name)}: rules {rules or 'from each game'} ({why})")

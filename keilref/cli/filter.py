@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from keilref.records.sources import PathError, expand_paths
+from keilref.records.sources import PathError
 from keilref.referee.verdict import Status
 
 if TYPE_CHECKING:
     pass
 
-from keilref.cli.settings import load_settings
 from keilref.cli.output_file import OutputFileOption, output_to
 from keilref.cli.app import (
     EXIT_FAILED,
@@ -27,6 +26,7 @@ from keilref.cli.app import (
     _check_rules,
     _workers,
     fail,
+    load_project,
     say_note,
     stdin_named,
     app,
@@ -90,18 +90,20 @@ def filter_games(
         if not eq or not name:
             fail(f"--tag {t!r} is not Name=value")
         tags.append((name, value))
-    project = load_settings()
-    encoding = project.encoding_for(encoding)
+    project = load_project()
     jobs = jobs if jobs is not None else project.jobs
     try:
-        patterns = project.search_patterns(exclude, extend_exclude)
-        sources = expand_paths(
-            paths, on_note=say_note, encoding=encoding, exclude=patterns, stdin_filename=stdin_filename
-        )
+        # --rules here chooses games, it replays nothing: the project's rules always apply.
+        sources = project.sources_for(
+            paths,
+            encoding=encoding,
+            exclude=exclude,
+            extend_exclude=extend_exclude,
+            stdin_filename=stdin_filename,
+            on_note=say_note,
+        ).sources
     except PathError as e:
         fail(str(e))
-    # --rules here chooses games, it replays nothing: the project's rules always apply.
-    sources = project.with_rules(sources, None)
     criteria = Criteria(
         statuses=frozenset(status or ()),
         rules=frozenset(rules or ()),

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from keilref.records import reformat as formatting
-from keilref.records.sources import PathError, expand_paths
+from keilref.records.sources import PathError
 from keilref.cli.terminal import excerpt
 from keilref.escaping import runner_command_line, shown_name
 from keilref.records.inplace import symlink_refused
@@ -16,7 +16,6 @@ from keilref.records.inplace import symlink_refused
 if TYPE_CHECKING:
     pass
 
-from keilref.cli.settings import load_settings
 from keilref.cli.app import (
     EncodingOption,
     ExcludeOption,
@@ -27,6 +26,7 @@ from keilref.cli.app import (
     EXIT_OK,
     PathsArgument,
     fail,
+    load_project,
     say_note,
     stdin_named,
     app,
@@ -83,17 +83,17 @@ def fmt(
             typer.echo(f"keilref: {symlink_refused(path, directory=True)}", err=True)
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
-    project = load_settings()
-    patterns = project.search_patterns(exclude, extend_exclude)
+    project = load_project()
     try:
-        sources = expand_paths(
+        sources = project.sources_for(
             paths,
+            encoding=encoding,
+            exclude=exclude,
+            extend_exclude=extend_exclude,
+            stdin_filename=stdin_filename,
             matches=False,
             on_note=say_note,
-            encoding=project.encoding_for(encoding),
-            exclude=patterns,
-            stdin_filename=stdin_filename,
-        )
+        ).sources
     except PathError as e:
         fail(str(e))
     for source in sources:

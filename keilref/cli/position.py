@@ -22,7 +22,6 @@ from keilref.referee.clocks import has_clocks, last_clocks
 from keilref.referee.lines import Node, find_line, replay_node, tree, variation_places
 from keilref.referee.replay import Replay, replay
 
-from keilref.cli.settings import load_settings
 from keilref.cli.output_file import OutputFileOption, output_path, output_to
 from keilref.cli.app import (
     EncodingOption,
@@ -36,6 +35,7 @@ from keilref.cli.app import (
     _choose,
     fail,
     fail_at,
+    load_project,
     say_at,
     app,
 )
@@ -45,7 +45,7 @@ def _load(file: str, game: int, encoding: str | None = None) -> Record:
     """The ``game``-th record of ``file`` (read in ``encoding``, else the
     project's, else UTF-8), or a one-line error and exit."""
     try:
-        item = nth_game(file, game, encoding=load_settings().encoding_for(encoding))
+        item = nth_game(file, game, encoding=load_project().encoding_for(encoding))
     except (PathError, NoSuchGame) as e:
         fail(str(e))
     if isinstance(item, RecordError):
@@ -67,8 +67,7 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
             file,
             t.line,
             t.column,
-            f"game {game}: illegal: {wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)};"
-            " showing the position before it",
+            wording.showing_before(game, wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)),
         )
     return rep
 
@@ -224,7 +223,7 @@ def _say_illegal(file: str, game: int, rep: Replay, bad: Node) -> None:
     assert t is not None
     at = None if bad.variation is None else (bad.variation.line, bad.variation.column)
     what = wording.illegal_on_line(at, t.turn, t.point, t.reason, t.repeats_turn)
-    say_at(file, t.line, t.column, f"game {game}: illegal: {what}; showing the position before it")
+    say_at(file, t.line, t.column, wording.showing_before(game, what))
 
 
 @app.command()

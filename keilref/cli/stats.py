@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from keilref.records.sources import PathError, Source, expand_paths
+from keilref.records.sources import PathError, Source
 
 if TYPE_CHECKING:
     pass
 
-from keilref.cli.settings import load_settings
 from keilref.cli.output_file import NewFile, OutputFileOption, Rules, output_to, read_files, write_files
 from keilref.cli.app import (
     EncodingOption,
@@ -25,6 +24,7 @@ from keilref.cli.app import (
     _check_rules,
     _workers,
     fail,
+    load_project,
     progress_bar,
     say_note,
     stdin_named,
@@ -61,17 +61,20 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     stdin_named(paths, stdin_filename)
-    project = load_settings()
-    encoding = project.encoding_for(encoding)
+    project = load_project()
     jobs = jobs if jobs is not None else project.jobs
     try:
-        patterns = project.search_patterns(exclude, extend_exclude)
-        sources = expand_paths(
-            paths, on_note=say_note, encoding=encoding, exclude=patterns, stdin_filename=stdin_filename
-        )
+        sources = project.sources_for(
+            paths,
+            encoding=encoding,
+            exclude=exclude,
+            extend_exclude=extend_exclude,
+            stdin_filename=stdin_filename,
+            rules=rules,
+            on_note=say_note,
+        ).sources
     except PathError as e:
         fail(str(e))
-    sources = project.with_rules(sources, rules)
     with output_to(output, sources):
         _stats(sources, rules=rules, jobs=jobs, format=format, plot=plot, standings=standings)
 

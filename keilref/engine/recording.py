@@ -16,26 +16,29 @@ from keilref.engine.game import Game, new_game
 from keilref.engine.rules import ButtonRule, RuleSet
 from keilref.errors import IllegalMoveError, InvalidMoveError, wrong_type
 from keilref.records.record import Record, Tag, Turn
+from keilref.records.tags import SETTING_TAGS
 from keilref.records.writer import canonical_tags
 from keilref.values import Result, format_number
 
 __all__ = ["SETTING_TAGS", "game_record", "played_record", "setting_tags"]
 
-SETTING_TAGS = ("Rules", "Size", "Komi", "Button", "Removed")
-"""The tags a record made here derives from the game itself."""
+# SETTING_TAGS, the tags a record made here derives from the game itself,
+# are the tag table's settings (keilref.records.tags).
 
 
 def setting_tags(
     rules: RuleSet, size: int, komi: float, button: bool, removed: Iterable[str] = ()
 ) -> list[tuple[str, str]]:
-    """The setting tags of a game: every one stated, so that the record needs no default."""
-    out = [("Rules", rules.name), ("Size", str(size)), ("Komi", format_number(komi))]
+    """The setting tags of a game, in written order: every one stated, so that
+    the record needs no default (a button only under rules with one, removed
+    groups only where there are some)."""
+    values = {"Rules": rules.name, "Size": str(size), "Komi": format_number(komi)}
     if rules.button is not ButtonRule.ABSENT:
-        out.append(("Button", "yes" if button else "no"))
+        values["Button"] = "yes" if button else "no"
     points = " ".join(removed)
     if points:
-        out.append(("Removed", points))
-    return out
+        values["Removed"] = points
+    return [(name, values[name]) for name in SETTING_TAGS if name in values]
 
 
 def played_record(

@@ -38,7 +38,7 @@ class Rule:
 
 
 RULES: tuple[Rule, ...] = (
-    *(Rule(f"illegal/{r.value}", f"An illegal turn: {wording.REASONS[r]}.") for r in Reason),
+    *(Rule(f"illegal/{r.value}", wording.illegal_rule(r)) for r in Reason),
     *(Rule(s.value, wording.STATUSES[s.value]) for s in (Status.MISMATCH, Status.ERROR, Status.UNFINISHED)),
     # Last, so that the indexes of the rules before it stay what they were.
     Rule("warning", wording.WARNING_RULE),
@@ -127,7 +127,7 @@ def findings(v: Verdict, *, strict: bool = False) -> tuple[Finding, ...]:
         if v.status is not Status.UNFINISHED:
             return ()
         line, column = v.location
-        note = Fault("unfinished", line, column, "the game did not end")
+        note = Fault("unfinished", line, column, wording.GAME_NOT_ENDED)
         return (Finding(v, note.rule, Level.NOTE, line, column, message(v, note), fingerprint(v, note.rule)),)
     out = []
     warnings = 0

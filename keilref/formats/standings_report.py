@@ -6,6 +6,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
+from keilref import wording
 from keilref.escaping import one_line, shown_name
 from keilref.referee.standings import EventStandings, Game
 
@@ -25,7 +26,7 @@ def _cell(games: list[Game], player: str) -> str:
     marks = []
     for g in games:
         got = g.points_of(player)
-        marks.append("x" if got is None else "½" if got == Fraction(1, 2) else _number(got))
+        marks.append(wording.TEXT_NOT_COUNTED_MARK if got is None else "½" if got == Fraction(1, 2) else _number(got))
     return " ".join(marks)
 
 
@@ -49,7 +50,7 @@ def _event_text(e: EventStandings) -> list[str]:
              str(r.games), _number(r.tiebreak)]
         )
     lines += _table(rows, {0, 2, 3, 4, 5, 6, 7})
-    lines += ["", "crosstable: points scored against each opponent, a game at a time (x: not counted)"]
+    lines += ["", wording.crosstable_caption(wording.TEXT_NOT_COUNTED_MARK)]
     cross = [["#", "player", *(str(i) for i in range(1, len(e.rows) + 1))]]
     for i, (player, cells) in enumerate(e.crosstable()):
         cross.append([str(i + 1), one_line(player), *("-" if j == i else _cell(c, player) for j, c in enumerate(cells))])

@@ -31,6 +31,7 @@ from typing import Any, NoReturn
 from keilref.errors import RecordError
 from keilref.records.jsontext import JsonText
 from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, with_deferred_turns
+from keilref.records.tags import GAME_ID_TAG, KOMI_BY_TAG
 from keilref.records.writer import canonical_tags
 
 __all__ = [
@@ -268,11 +269,11 @@ def read_match(data: bytes, filename: str | None = None, *, places: bool = True)
     tags.append(_tag(reader, "Site", SITE, top))
     game_id = top.get("id")
     if game_id is not None and isinstance(game_id.value, str) and game_id.value:
-        tags.append(_tag(reader, "GameId", game_id.value, game_id))
+        tags.append(_tag(reader, GAME_ID_TAG, game_id.value, game_id))
     date = _date(reader, top)
     if date is not None:
         tags.append(date)
-    tags.append(_tag(reader, "KomiBy", "White" if swap else "Black", side_move.node))
+    tags.append(_tag(reader, KOMI_BY_TAG, "White" if swap else "Black", side_move.node))
     turns = _Turns(reader, moves[2:], size)
     result, result_node, limit = _result(reader, moves, size, status, winner, black_seat)
     if result != "*":

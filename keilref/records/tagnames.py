@@ -1,4 +1,4 @@
-"""Tag names that are almost a standard one: ``[KOMI "3"]``, ``[Komj "3"]``.
+"""Tag names that are almost a known one: ``[KOMI "3"]``, ``[Komj "3"]``.
 
 Unknown tags are allowed and kept, so a misspelt ``Komi`` would otherwise
 pass silently while the game is replayed with komi 0. A name that differs
@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 from keilref import wording
 from keilref.records.record import Record
-from keilref.records.writer import STANDARD_TAGS
+from keilref.records.tags import KNOWN_TAGS
 
-KNOWN_TAGS = (*STANDARD_TAGS, "Removed", "Annotator")
-"""The tags the record format names; any other is free text."""
+__all__ = ["KNOWN_TAGS", "Misspelling", "misspelt_tags"]
 
 
 @dataclass(frozen=True)

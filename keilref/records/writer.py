@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from keilref.values import Result
 from keilref.errors import wrong_type
+from keilref.records.tags import STANDARD_TAGS
 from keilref.records.limits import MAX_NAG, MAX_VARIATION_DEPTH
 from keilref.records.record import GLYPHS, Comment, DeferredTurns, Record, Tag, Turn, Variation
 
@@ -30,8 +31,8 @@ __all__ = ["LINE_WIDTH", "STANDARD_TAGS", "canonical_tags", "write_record", "wri
 LINE_WIDTH = 80
 """The longest line the writer makes (a single long comment may exceed it)."""
 
-STANDARD_TAGS = ("Event", "Site", "Date", "Round", "Black", "White", "Rules", "Size", "Komi", "Button", "Result")
-"""The tags written first, in this order."""
+# STANDARD_TAGS, the tags written first and their order, is the tag table's
+# (keilref.records.tags); it stays importable from here.
 
 _RANK = {name: i for i, name in enumerate(STANDARD_TAGS)}
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from keilref import wording
 from keilref.records.record import Clock, Record, Turn, find_clock
+from keilref.records.tags import TIME_CONTROL_TAG
 from keilref.values import Color, Result, ResultKind
 
 __all__ = [
@@ -52,7 +53,7 @@ def time_control(record: Record) -> tuple[TimeControl | str | None, list[ClockWa
     """The game's time control: a :class:`TimeControl`, :data:`NO_CONTROL`, or
     ``None`` when unknown (no tag, ``"?"``, or a value that does not read,
     which is a warning at the tag)."""
-    tag = record.tag("TimeControl")
+    tag = record.tag(TIME_CONTROL_TAG)
     if tag is None or tag.value == "?":
         return None, []
     if tag.value == NO_CONTROL:

@@ -22,6 +22,7 @@ from keilref.errors import RecordError
 from keilref.records.inputs import MatchBytes, split_source
 from keilref.records.parser import read_game
 from keilref.records.record import Record
+from keilref.records.tags import GAME_ID_TAG
 from keilref.records.writer import canonical_tags
 
 __all__ = ["Exported", "ImportSummary", "Imported", "export_sources", "import_sources"]
@@ -77,11 +78,11 @@ def import_sources(sources: Sequence[Source]) -> ImportSummary:
         name, best = members[0]
         record = best.record
         for other_name, other in members[1:]:
-            game_id = other.record.tag("GameId")
+            game_id = other.record.tag(GAME_ID_TAG)
             if _without_id(other.record) != _without_id(record):
                 disagree = RecordError(f"this shape of the match disagrees with {name}", 1, 1, None, other_name)
                 summary.errors.append((other_name, disagree))
-            elif record.tag("GameId") is None and game_id is not None:
+            elif record.tag(GAME_ID_TAG) is None and game_id is not None:
                 record = replace(record, tags=canonical_tags((*record.tags, game_id)))
         summary.imported.append(Imported(name, _stem(name), record))
     return summary
@@ -123,7 +124,7 @@ def _stem(name: str) -> str:
 
 
 def _without_id(record: Record) -> Record:
-    return replace(record, tags=tuple(t for t in record.tags if t.name != "GameId"))
+    return replace(record, tags=tuple(t for t in record.tags if t.name != GAME_ID_TAG))
 
 
 @dataclass(frozen=True)

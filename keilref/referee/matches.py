@@ -12,6 +12,7 @@ from typing import Any
 
 from keilref.records.abstract_games import SITE, Match, cell_of
 from keilref.records.record import Record
+from keilref.records.tags import GAME_ID_TAG, KOMI_BY_TAG
 from keilref.referee.settings import read_setup
 from keilref.referee.verdict import Status, Verdict
 from keilref.values import Result, ResultKind, format_number
@@ -50,7 +51,7 @@ def export_moves(record: Record) -> dict[str, Any]:
         raise ValueError(f"the server plays Keil under rules 'keil'; this game is under {setup.rules!r}")
     if setup.komi != int(setup.komi):
         raise ValueError(f"the server's komi is a whole number; this game's is {format_number(setup.komi)}")
-    komi_by = record.tag_value("KomiBy") or "Black"
+    komi_by = record.tag_value(KOMI_BY_TAG) or "Black"
     if komi_by not in ("Black", "White"):
         raise ValueError(f'KomiBy "{komi_by}" is neither Black nor White')
     black, white = (record.tag_value(name) or "?" for name in ("Black", "White"))
@@ -67,7 +68,7 @@ def export_moves(record: Record) -> dict[str, Any]:
     elif result.winner is not None:
         winner = black_seat if result.winner.letter == "B" else 1 - black_seat
     out: dict[str, Any] = {}
-    game_id = record.tag_value("GameId")
+    game_id = record.tag_value(GAME_ID_TAG)
     if game_id is not None and record.tag_value("Site") == SITE:
         out["id"] = game_id
     out.update(

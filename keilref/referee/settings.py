@@ -20,12 +20,16 @@ from keilref.errors import ConfigError, RecordError, TagError
 from keilref.engine.geometry import split_points
 from keilref.records.record import Record, Tag
 from keilref.records.tagnames import misspelt_tags
+from keilref.records.tags import Role, names_with
 from keilref.engine.rules import KOMI_LIMIT, KOMI_RE, ButtonRule, RuleSet, all_rules, find_rules
 
 __all__ = ["DEFAULT_RULES", "GameSetup", "read_setup"]
 
 DEFAULT_RULES = "keil"
 """The rule set of a record without a ``Rules`` tag."""
+
+JUDGED_TAGS = tuple(name for name in names_with(Role.SETTING, Role.RESULT) if name != "Rules")
+"""The tags judged by the rule set, in file order; ``Rules`` is read before them, since it names that rule set."""
 
 _BUTTON_WORDS = {"yes": True, "no": False}
 _POINT = re.compile(r"[A-Za-z][0-9]{1,3}\Z")
@@ -73,8 +77,8 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     ruleset = _rules(record, rules, warnings, places)
     size, komi, button = ruleset.default_size, 0.0, ruleset.check_button(None)
     removed: tuple[str, ...] | None = None
-    setting_tags = [t for t in (record.tag(n) for n in ("Size", "Komi", "Button", "Result", "Removed")) if t is not None]
-    for tag in sorted(setting_tags, key=lambda t: (t.line, t.column)):
+    judged = [t for t in (record.tag(n) for n in JUDGED_TAGS) if t is not None]
+    for tag in sorted(judged, key=lambda t: (t.line, t.column)):
         if tag.name == "Removed":
             removed = _removed(tag, ruleset)
         elif tag.name == "Size":
@@ -83,7 +87,7 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
             komi = _komi(tag, ruleset)
         elif tag.name == "Button":
             button = _button(tag, ruleset)
-        else:
+        elif tag.name == "Result":
             _result_tag(tag, record)
     if record.tag("Size") is None:
         warnings.append(wording.missing_tag("Size", size))

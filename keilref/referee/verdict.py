@@ -148,7 +148,7 @@ class Verdict:
         elif self.status is Status.MISMATCH:
             out.append(Fault("mismatch", line, column, self.detail or wording.MISMATCH_FALLBACK))
         elif strict and self.status is Status.UNFINISHED:
-            out.append(Fault("unfinished", line, column, "the game did not end"))
+            out.append(Fault("unfinished", line, column, wording.GAME_NOT_ENDED))
         if strict:
             places = self.warnings_at + ((self.line, 1),) * (len(self.warnings) - len(self.warnings_at))
             out.extend(Fault("warning", at[0], at[1], text) for text, at in zip(self.warnings, places))

@@ -1,10 +1,15 @@
-"""Project settings: ``[tool.keilref]`` in the nearest ``pyproject.toml``, or ``keilref.toml``.
+"""A project's settings: ``[tool.keilref]`` in the nearest ``pyproject.toml``, or ``keilref.toml``.
 
 Found as ruff finds its own: from the working directory up, the first
 ``keilref.toml``, or ``pyproject.toml`` with a ``[tool.keilref]`` table,
-wins (in one directory, ``keilref.toml`` first). The command line overrides
-every setting. An unknown key or a value of the wrong kind is a usage error
-naming the file, the line and, for a near miss, the key meant.
+wins (in one directory, ``keilref.toml`` first). What a caller is given
+(the command line, an editor) overrides every setting. An unknown key or a
+value of the wrong kind is a :class:`ProjectError` naming the file, the
+line and, for a near miss, the key meant.
+
+The commands that read records (``check``, ``fmt``, ``filter``, ``stats``)
+and the language server share it: :meth:`Project.sources_for` finds a
+command's records with the project's encoding, excludes and per-path rules.
 """
 
 from __future__ import annotations
@@ -15,27 +20,40 @@ import fnmatch
 import os
 import re
 import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from keilref.engine.rules import all_rules
-from keilref.escaping import shown_name
+from keilref.errors import KeilrefError
 from keilref.formats import FORMATS
-from keilref.records.sources import DEFAULT_EXCLUDE, Source, check_encoding
+from keilref.records.sources import DEFAULT_EXCLUDE, PathError, Source, check_encoding, expand_paths
 
-__all__ = ["Settings", "SettingsError", "find_settings"]
+__all__ = ["Project", "ProjectError", "Sources", "find_project"]
 
 _KEYS = ("rules", "per-path-rules", "strict", "jobs", "format", "exclude", "extend-exclude", "encoding")
 
 
-class SettingsError(Exception):
+class ProjectError(KeilrefError):
     """A settings file keilref cannot use: the message names the file and line."""
 
 
 @dataclass(frozen=True)
-class Settings:
-    """What a settings file says; ``None`` where it says nothing."""
+class Sources:
+    """The records a command reads, and how they were found."""
+
+    sources: list[Source]
+    """In the order given, each with the rule set the project gives its path (none when the caller gives one)."""
+    encoding: str | None
+    """The encoding they are read in (``None``: UTF-8)."""
+    exclude: tuple[str, ...]
+    """The glob patterns a directory search left out."""
+
+
+@dataclass(frozen=True)
+class Project:
+    """What a project's settings file says; ``None`` where it says nothing."""
 
     path: Path | None = None
     """The file, or ``None`` when there is none."""
@@ -63,6 +81,45 @@ class Settings:
         if exclude is None:
             exclude = list(self.exclude) if self.exclude is not None else list(DEFAULT_EXCLUDE)
         return (*exclude, *self.extend_exclude, *(extend_exclude or ()))
+
+    def sources_for(
+        self,
+        paths: Sequence[str],
+        *,
+        encoding: str | None = None,
+        exclude: list[str] | None = None,
+        extend_exclude: list[str] | None = None,
+        stdin_filename: str | None = None,
+        rules: str | None = None,
+        compressed: bool = False,
+        matches: bool = True,
+        on_error: Callable[[PathError], None] | None = None,
+        on_note: Callable[[str], None] | None = None,
+    ) -> Sources:
+        """The records ``paths`` name, found and read as this project says.
+
+        What the caller is given wins over the project's settings: ``encoding``
+        (the codec ``--encoding`` names), ``exclude`` and ``extend_exclude``
+        (see :meth:`search_patterns`), and ``rules`` (``--rules``: the caller
+        replays every record under it, so no source is given the project's;
+        see :meth:`with_rules`). ``stdin_filename`` is the name
+        standard input is read under, and given its settings under. The rest
+        is :func:`~keilref.records.sources.expand_paths`'s, which raises
+        :class:`~keilref.records.sources.PathError` unless ``on_error`` is given.
+        """
+        chosen = self.encoding_for(encoding)
+        patterns = self.search_patterns(exclude, extend_exclude)
+        found = expand_paths(
+            paths,
+            compressed=compressed,
+            matches=matches,
+            on_error=on_error,
+            on_note=on_note,
+            encoding=chosen,
+            exclude=patterns,
+            stdin_filename=stdin_filename,
+        )
+        return Sources(self.with_rules(found, rules), chosen, patterns)
 
     def with_rules(self, sources: list[Source], rules: str | None) -> list[Source]:
         """Each source with the rule set the project gives its path, unless
@@ -109,16 +166,16 @@ class Settings:
         return None
 
 
-def find_settings(start: Path | None = None) -> Settings:
+def find_project(start: Path | None = None) -> Project:
     """The settings that apply in ``start`` (the working directory by default).
 
-    Raises :class:`SettingsError`, and nothing else, for a settings file that
+    Raises :class:`ProjectError`, and nothing else, for a settings file that
     cannot be used, whatever it holds."""
     try:
         # realpath, not Path.resolve: a loop of links is a folder that holds nothing here, not an error.
         here = Path(os.path.realpath(start if start is not None else os.getcwd()))
     except (OSError, ValueError) as e:
-        raise SettingsError(f"{start or 'the working directory'}: cannot look for settings: {_why(e)}") from None
+        raise ProjectError(f"{start or 'the working directory'}: cannot look for settings: {_why(e)}") from None
     for folder in (here, *here.parents):
         own = folder / "keilref.toml"
         if _is_file(own):
@@ -133,14 +190,14 @@ def find_settings(start: Path | None = None) -> Settings:
             table = tool.get("keilref")
             if table is not None:
                 return _load(project, table, prefix="tool.keilref")
-    return Settings()
+    return Project()
 
 
 def _is_file(path: Path) -> bool:
     try:
         return path.is_file()
     except (OSError, ValueError) as e:
-        raise SettingsError(f"{path}: cannot look for settings: {_why(e)}") from None
+        raise ProjectError(f"{path}: cannot look for settings: {_why(e)}") from None
 
 
 def _why(e: Exception) -> str:
@@ -152,11 +209,11 @@ def _read(path: Path) -> dict[str, Any]:
         with path.open("rb") as f:
             return tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
-        raise SettingsError(f"{path}: not valid TOML: {e}") from None
+        raise ProjectError(f"{path}: not valid TOML: {e}") from None
     except UnicodeDecodeError as e:
-        raise SettingsError(f"{path}: not valid TOML: not UTF-8 text at byte {e.start:,}") from None
+        raise ProjectError(f"{path}: not valid TOML: not UTF-8 text at byte {e.start:,}") from None
     except OSError as e:
-        raise SettingsError(f"{path}: cannot read: {_why(e)}") from None
+        raise ProjectError(f"{path}: cannot read: {_why(e)}") from None
 
 
 def _shown(value: Any) -> str:
@@ -231,16 +288,16 @@ def _shown_key(key: str) -> str:
     return key if key and key.isprintable() and key.strip() == key else repr(key)
 
 
-def _fault(path: Path, key: str, message: str, table: str = "") -> SettingsError:
-    return SettingsError(f"{path}:{_line_of(path, key, table)}: {message}")
+def _fault(path: Path, key: str, message: str, table: str = "") -> ProjectError:
+    return ProjectError(f"{path}:{_line_of(path, key, table)}: {message}")
 
 
-def _load(path: Path, table: Any, prefix: str = "") -> Settings:
+def _load(path: Path, table: Any, prefix: str = "") -> Project:
     where = f" in [{prefix}]" if prefix else ""
     if not isinstance(table, dict):
         raise _fault(path, "keilref", f"{prefix} must be a table (such as [{prefix}]), not {_shown(table)}", "tool")
 
-    def fault(key: str, message: str, within: str = prefix) -> SettingsError:
+    def fault(key: str, message: str, within: str = prefix) -> ProjectError:
         return _fault(path, key, message, within)
 
     for key in table:
@@ -289,7 +346,7 @@ def _load(path: Path, table: Any, prefix: str = "") -> Settings:
             encoding = check_encoding(encoding)
         except ValueError as e:
             raise fault("encoding", f"encoding: {e}") from None
-    return Settings(
+    return Project(
         path=path,
         rules=rules,
         per_path_rules=per_path_rules,
@@ -301,35 +358,3 @@ def _load(path: Path, table: Any, prefix: str = "") -> Settings:
         encoding=encoding,
         given=frozenset(table),
     )
-
-
-def load_settings() -> Settings:
-    """The project's settings, or a one-line usage error and exit 2."""
-    from keilref.cli.app import fail
-
-    try:
-        return find_settings()
-    except SettingsError as e:
-        fail(str(e))
-
-
-def print_settings(project: Settings, sources: list[Any], **effective: Any) -> None:
-    """``check --show-settings``: each setting's value and where it comes from, then each file's rules."""
-    import typer
-
-    where = shown_name(str(project.path)) if project.path is not None else "none found (keilref defaults)"
-    typer.echo(f"settings: {where}")
-    for name, value in effective.items():
-        if name == "rules":
-            continue
-        key = name.replace("_", "-")
-        origin = "settings" if key in project.given else "command line or default"
-        shown = list(value) if isinstance(value, tuple) else value
-        typer.echo(f"{key} = {shown!r} ({origin})")
-    for source in sources:
-        if effective.get("rules") is not None:
-            typer.echo(f"{shown_name(source.name)}: rules {effective['rules']} (--rules)")
-            continue
-        rules, why = project.rules_for(source.name)
-        typer.echo(f"{shown_name(source.name)}: rules {rules or 'from each game'} ({why})")
-
