@@ -131,7 +131,7 @@ def mutate_tree(tree: Any, rng: random.Random, others: list[Any]) -> Any:
             parent = _get(tree, at[:-1])
             if isinstance(parent, dict):
                 del parent[key]
-            elif isinstance(parent, list):
+            elif isinstance(parent, list) and isinstance(key, int):
                 del parent[key]
         elif op == 5:
             lists = [p for p in places if isinstance(_get(tree, p), list) and _get(tree, p)]

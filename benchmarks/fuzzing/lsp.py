@@ -315,14 +315,14 @@ class LanguageServer(Surface):
         doc = {"uri": self._uri(rng)}
         if kind == 0:
             text = self._text(rng)
-            body = message("textDocument/didOpen", {"textDocument": {"uri": self.uri, "languageId": "keil", "version": 1, "text": text}}, has_id=False)
-            return frame(json.dumps(body).encode("utf-8", "surrogatepass")), None
+            sent = message("textDocument/didOpen", {"textDocument": {"uri": self.uri, "languageId": "keil", "version": 1, "text": text}}, has_id=False)
+            return frame(json.dumps(sent).encode("utf-8", "surrogatepass")), None
         if kind == 1:
             change: dict[str, Any] = {"text": self._text(rng)[: rng.randint(0, 400)]}
             if rng.random() < 0.6:
                 change["range"] = {"start": self._position(rng), "end": self._position(rng)}
-            body = message("textDocument/didChange", {"textDocument": {**doc, "version": rng.choice([2, 0, -1, None])}, "contentChanges": [change]}, has_id=False)
-            return frame(json.dumps(body).encode("utf-8", "surrogatepass")), None
+            sent = message("textDocument/didChange", {"textDocument": {**doc, "version": rng.choice([2, 0, -1, None])}, "contentChanges": [change]}, has_id=False)
+            return frame(json.dumps(sent).encode("utf-8", "surrogatepass")), None
         if kind == 2:
             return frame(json.dumps(message("textDocument/didClose", {"textDocument": doc}, has_id=False)).encode()), None
         if kind in (3, 4, 5):

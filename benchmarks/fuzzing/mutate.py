@@ -8,6 +8,8 @@ import re
 
 from measured import ROOT
 
+__all__ = ["ROOT", "UNSEEN", "WORDS", "mutate_annotations", "mutate_bytes", "mutate_long", "mutate_tokens", "mutate_unseen", "seeds"]
+
 from keilref.engine.generate import random_games, to_record
 from keilref.records.writer import write_record
 

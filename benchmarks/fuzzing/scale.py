@@ -18,7 +18,6 @@ properties:
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
