@@ -8,6 +8,8 @@ properties:
   seconds (reading is linear: no input here needs more than a fraction of it);
 * every ``error`` has a line and a column (both at least 1);
 * the games cut from the input are the same at several read sizes;
+* standard input, a file and the file gzip-compressed give the same
+  verdicts (a few inputs in a hundred);
 * when every game reads, ``fmt`` writes them, the result reads back to the
   same records, formatting it again changes nothing, and checking it gives
   the same verdicts, warnings included.
@@ -138,6 +140,8 @@ class Records(Surface):
 
     def check(self, case: Case, rng: random.Random) -> None:
         check_one(case.data, rng)
+        if rng.random() < 0.03:
+            same_everywhere(case.data, self.work)
         if len(case.data) < 4000 and rng.random() < 0.05:
             self.pool.append(case.data)
 
@@ -159,3 +163,19 @@ def mutated(rng: random.Random, pool: list[bytes]) -> bytes:
     if rng.random() < 0.3:
         data = mutate_bytes(data, rng, pool)
     return data
+
+
+def same_everywhere(data: bytes, work: Path) -> None:
+    """Standard input, a file and the file gzip-compressed give the same verdicts."""
+    import gzip
+
+    from keilref import check_file, check_text
+
+    from fuzzing.common import essence_of
+
+    expected = [essence_of(v) for v in check_text(data)]
+    plain, packed = work / "input.keil", work / "input.keil.gz"
+    plain.write_bytes(data)
+    packed.write_bytes(gzip.compress(data))
+    assert [essence_of(v) for v in check_file(plain)] == expected, "a file is judged otherwise than standard input"
+    assert [essence_of(v) for v in check_file(packed)] == expected, "gzip-compressed otherwise than plain"
