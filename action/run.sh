@@ -80,7 +80,7 @@ sarif)
   report_target "${KEILREF_SARIF-}"
   mkdir -p -- "$(dirname -- "$target")"
   # --exit-zero: the verdict is the check step's to give; this one only writes the report.
-  keilref check --exit-zero --format sarif -o "$target" -- "${paths[@]}"
+  keilref check --exit-zero --force-exclude --format sarif -o "$target" -- "${paths[@]}"
   ;;
 check)
   read_paths
@@ -89,6 +89,10 @@ check)
   # shellcheck disable=SC2206
   args=(${KEILREF_ARGS-})
   set +f
+  # The project's excludes hold for the paths named too, as for a directory searched.
+  case "${args[0]-}" in
+  check | fmt | filter | stats) args+=(--force-exclude) ;;
+  esac
   keilref ${args[@]+"${args[@]}"} -- "${paths[@]}"
   ;;
 *)

@@ -52,6 +52,9 @@ async def measure(games: int, edits: int) -> None:
     try:
         started = time.perf_counter()
         opened = await client.open(uri, text, timeout=600)
+        while "left to check" in client.logs[-1]:  # the first round's diagnostics came; the edits wait for every game's
+            client.arrived[uri].clear()
+            opened = await client.wait(uri, timeout=600)
         print(f"open: {games:,} games checked in {time.perf_counter() - started:.2f} s, "
               f"{len(opened)} diagnostics; {client.logs[-1]}")
         latencies = []

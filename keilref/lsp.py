@@ -10,32 +10,43 @@ It needs the optional ``pygls`` (``pip install 'keilref[lsp]'``). A document
 is cut into games, after an edit again only where it changed
 (:func:`keilref.records.cutting.recut`), and a game is checked again only
 when its own text changed: an archive of thousands of games stays
-responsive while one of them is edited.
+responsive while one of them is edited. Games are checked in rounds of
+:data:`ROUND` seconds, top down, the first round's diagnostics sent at once
+and requests answered between rounds; of each game its verdict is kept, not
+its record; past :data:`MAX_GAMES` games or :data:`MAX_DOCUMENT` bytes one
+diagnostic says why the server stops. Places are the record format's
+(:class:`keilref.records.positions.LineIndex`), given in LSP's lines and
+columns; the input is read with bounds (:mod:`keilref.lsp_wire`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import functools
 import io
-from pathlib import Path
+import time
 import re
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from lsprotocol import types as lsp
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.server import LanguageServer
-from pygls.workspace import TextDocument
+from pygls.workspace import TextDocument, Workspace
 
 from keilref import wording
 from keilref.engine.game import Game
 from keilref.errors import KeilrefError, RecordError
-from keilref.formats.findings import Finding, findings
-from keilref.project import ProjectError, find_project
+from keilref.formats import CheckOptions
+from keilref.formats.findings import Finding, Weight, findings
+from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
-from keilref.records.inputs import is_match, match_piece
+from keilref.records.inputs import is_match, match_piece, read_piece
 from keilref.records.parser import GameBytes
+from keilref.records.positions import LineIndex
 from keilref.records.record import Record, Turn
 from keilref.records.reformat import FormatError, format_source
 from keilref.records.sources import STDIN, Source
@@ -45,34 +56,61 @@ from keilref.referee.lines import Node, has_variations, replay_node
 from keilref.referee.verdict import Status, Verdict
 from keilref.values import Reason
 
-__all__ = ["DEBOUNCE", "KeilServer", "server"]
+__all__ = ["DEBOUNCE", "MAX_DOCUMENT", "MAX_GAMES", "ROUND", "KeilServer", "server"]
 
 DEBOUNCE = 0.3
 """Seconds of quiet after a change before the document is checked again:
 typing a move should not check the archive at each key."""
 
+ROUND = 0.25
+"""Seconds of checking at a time: between rounds the server answers what
+was asked meanwhile (a hover, a formatting), and the first round's
+diagnostics are sent at once, the rest when every game is checked."""
+
+MAX_GAMES = 200_000
+"""The most games of one document the server checks; of a longer one, it
+checks these and says in one diagnostic, at the first game past them, why
+it stops (``keilref check`` checks a file of any length)."""
+
+MAX_DOCUMENT = 128 * 1024 * 1024
+"""The largest document the server checks, in bytes of UTF-8; of a larger
+one it checks nothing and says why in one diagnostic on its first line."""
+
 SOURCE = "keilref"
 
 _SEVERITY = {
-    "warning": lsp.DiagnosticSeverity.Warning,
-    "unfinished": lsp.DiagnosticSeverity.Information,
+    Weight.FAILS: lsp.DiagnosticSeverity.Error,
+    Weight.STRICT: lsp.DiagnosticSeverity.Warning,
+    Weight.INFORMS: lsp.DiagnosticSeverity.Information,
 }
 # A message that names a line of the file (``first on line 4``) is only true
 # where it was worded; its game is checked again when it moves.
 _NAMES_A_LINE = re.compile(r"\bline \d")
 _WRONG_NUMBER = re.compile(r"wrong move number '(\d+\.+)'.*numbered '(\d+\.+)'")
 _MISSING_BUTTON = "no Button tag"
+_STRICT = CheckOptions(strict=True)
+"""An editor shows everything --strict would fail, each at its own weight."""
 _TOKEN = re.compile(r"\[[^\]\n]*\]?|[^\s{}()\[\]]+")
 
 
 @dataclass
 class CheckedGame:
-    """One game as it was last checked, where it then started."""
+    """One game as it was last checked, where it then started.
+
+    Its record is not kept (a parse tree costs many times its verdict, and
+    an archive has thousands of games): it is read again from the game's
+    bytes for the few things that need it, a hover or a fix.
+    """
 
     line: int
     """The 1-based line of the game's first byte when it was checked."""
     verdict: Verdict
-    record: Record | None
+    piece: GameBytes
+    """The game's bytes as it was checked, placed where they then stood."""
+    name: str
+    """What the verdicts call the document."""
+    readable: bool = True
+    """Whether the game has a record (else it is an error, and has none)."""
     last_line: int = 0
     """The game's last line when it was checked (its blank lines after it included)."""
     rules: str | None = None
@@ -82,13 +120,38 @@ class CheckedGame:
     def found(self) -> tuple[Finding, ...]:
         """The verdict's findings, worded once: most games of an archive have
         none, and those that have keep them until their text changes."""
-        return findings(self.verdict, strict=True)
+        return findings(self.verdict, _STRICT)
 
     @functools.cached_property
     def names_a_line(self) -> bool:
         """Whether a message names a place in the file: asked of every game
         below an added line, so asked once."""
         return _names_a_line(self.verdict)
+
+    def record(self) -> Record | None:
+        """The game's record, read again (``None`` where it cannot be read)."""
+        if not self.readable:
+            return None
+        item = read_piece(self.piece, self.name)
+        return item if isinstance(item, Record) else None
+
+
+@dataclass
+class _Progress:
+    """How far the rounds of checking one text of a document have come."""
+
+    text: str
+    pieces: Sequence[GameBytes]
+    """The text's games (and the blank space between them), as cut."""
+    at: int = 0
+    """The next piece to look at."""
+    index: int = 1
+    """The next game's number."""
+    games: list[tuple[CheckedGame, int]] = field(default_factory=list)
+    fresh: dict[tuple[bytes, int], CheckedGame] = field(default_factory=dict)
+    """The games seen so far, under their bytes and the column they start at."""
+    edited: int | None = None
+    """Where the game the edit is in stands in the cut: checked before the rounds reach it."""
 
 
 @dataclass
@@ -106,6 +169,16 @@ class DocumentState:
     """The rule set the project's settings give the document's path (``None``: each game's Rules tag)."""
     settings_error: str | None = None
     """Why the project's settings could not be read, as last said."""
+    encoded: tuple[str, bytes] | None = None
+    """The document's text as last checked, and its bytes (a round after the first encodes it again for nothing)."""
+    capped: bool = False
+    """Whether the user was told that the document is too large to check whole."""
+    progress: _Progress | None = None
+    """Where the rounds of checking the document's text stopped, while some games are left."""
+    edited: int | None = None
+    """The 1-based line where the last edit starts (as the editor counts lines: only the order of checking follows it)."""
+    lines: _Lines | None = None
+    """The places of the document's text as last asked for (kept while the text is the same)."""
 
 
 class _TextSource(Source):
@@ -124,6 +197,60 @@ class _TextSource(Source):
         return len(self._data)  # type: ignore[attr-defined]
 
 
+_LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+")
+
+
+class _Document(TextDocument):
+    """pygls's document, its lines split where LSP splits them: pygls splits as
+    ``str.splitlines`` does, so an editor's change after a U+2028 or a form
+    feed would land on the wrong line of the server's copy."""
+
+    @property
+    def lines(self) -> list[str]:
+        found: list[str] = _LSP_LINE.findall(self.source)
+        return found
+
+    def _apply_incremental_change(self, change: lsp.TextDocumentContentChangeEvent_Type1) -> None:
+        # pygls makes a string of every line of the document for each change;
+        # offsets into the text cost a large archive far less.
+        text = self.source
+        places = _Lines(self.uri, text, self._position_codec.encoding or lsp.PositionEncodingKind.Utf16)
+        start, end = places.offset(change.range.start), places.offset(change.range.end)
+        self._source = text[:start] + change.text + text[max(start, end) :]
+
+
+class _Workspace(Workspace):
+    def _create_text_document(
+        self, doc_uri: str, source: str | None = None, version: int | None = None, language_id: str | None = None
+    ) -> TextDocument:
+        return _Document(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self._position_codec,
+        )
+
+
+class _Protocol(LanguageServerProtocol):
+    @lsp_method(lsp.INITIALIZE)
+    def lsp_initialize(self, params: lsp.InitializeParams) -> lsp.InitializeResult:
+        result = super().lsp_initialize(params)
+        # pygls makes its workspace here, with no way to choose its documents' class.
+        self._workspace.__class__ = _Workspace
+        return result
+
+    def _send_response(
+        self, msg_id: int | str | None, result: object = None, error: lsp.ResponseError | None = None
+    ) -> None:
+        # pygls answers a handler's exception with its traceback: the server's
+        # log has it (pygls logs it whole); the client gets the one line.
+        if error is not None and isinstance(error.data, dict) and "traceback" in error.data:
+            error = lsp.ResponseError(code=error.code, message=error.message)
+        super()._send_response(msg_id, result, error)
+
+
 class KeilServer(LanguageServer):
     """The server, with each open document's checked games.
 
@@ -133,7 +260,7 @@ class KeilServer(LanguageServer):
     """
 
     def __init__(self) -> None:
-        super().__init__("keilref", _version())
+        super().__init__("keilref", _version(), protocol_cls=_Protocol)
         self.documents: dict[str, DocumentState] = {}
         self.checked = 0
         """How many games were checked (not taken from the cache), in all."""
@@ -141,53 +268,132 @@ class KeilServer(LanguageServer):
     def state(self, uri: str) -> DocumentState:
         return self.documents.setdefault(uri, DocumentState())
 
-    def check(self, document: TextDocument) -> tuple[list[lsp.Diagnostic], int, int]:
-        """The document's diagnostics, how many games it has, and how many
-        of them had to be checked."""
+    def check(self, document: TextDocument, budget: float | None = None) -> Checked:
+        """The document's diagnostics, as far as ``budget`` seconds of checking
+        reach (games already checked cost nothing): the games past it are
+        left for the next round."""
         name = _file_name(document.uri)
-        data = document.source.encode("utf-8", "surrogatepass")
         state = self.state(document.uri)
-        rules, error = _project_rules(document.uri, name)
-        if error is not None and error != state.settings_error:
-            self.show_message_log(f"keilref: {error}; checking without the project's settings", lsp.MessageType.Warning)
-        state.settings_error = error
-        if rules != state.rules:
-            state.rules, state.cache = rules, {}  # what was checked under other rules counts for nothing
-        games: list[tuple[CheckedGame, int]] = []
-        fresh: dict[tuple[bytes, int], CheckedGame] = {}
+        text = document.source
+        if state.encoded is None or state.encoded[0] is not text:
+            # A new text: its settings are looked for again (a later round of the same text has them).
+            state.encoded = text, text.encode("utf-8", "surrogatepass")
+            rules, error = _project_rules(document.uri, name)
+            if error is not None and error != state.settings_error:
+                self.show_message_log(f"keilref: {error}; checking without the project's settings", lsp.MessageType.Warning)
+            state.settings_error = error
+            if rules != state.rules:
+                state.rules, state.cache = rules, {}  # what was checked under other rules counts for nothing
+        data = state.encoded[1]
+        if len(data) > MAX_DOCUMENT:
+            state.games, state.cache, state.cut, state.progress = [], {}, None, None
+            return Checked([self._capped(state, wording.lsp_document_too_large(len(data), MAX_DOCUMENT), 0)], 0, 0)
+        progress = state.progress
+        if progress is None or progress.text is not text:
+            if progress is not None:
+                state.cache.update(progress.fresh)  # an edit came before every game was checked: keep what was
+            if is_match(data, name):
+                # One game, read whole: there is nothing to cut again after an edit.
+                state.cut = None
+                progress = _Progress(text, (match_piece(data),))
+            else:
+                state.cut = cut(data) if state.cut is None else recut(state.cut, data)
+                progress = _Progress(text, state.cut.games)
         checked = 0
-        index = 1
-        pieces: tuple[GameBytes, ...]
-        if is_match(data, name):
-            # One game, read whole: there is nothing to cut again after an edit.
-            state.cut, pieces = None, (match_piece(data),)
-        else:
-            state.cut = cut(data) if state.cut is None else recut(state.cut, data)
-            pieces = state.cut.games
-        for piece in pieces:
+        pieces = progress.pieces
+        if state.edited is not None:  # said after pygls changed the text: maybe after a round of it
+            checked, progress.edited = self._check_edited(state, pieces, name)
+        past: int | None = None
+        deadline = None if budget is None else time.monotonic() + budget
+        while progress.at < len(pieces):
+            piece = pieces[progress.at]
             if not piece.counts:
+                progress.at += 1
                 continue
+            if progress.index > MAX_GAMES:
+                past = progress.at
+                break
             key = (piece.data, piece.column_offset)
             line = piece.piece.line
-            known = fresh.get(key) or state.cache.get(key)
+            known = progress.fresh.get(key) or state.cache.get(key)
             if known is not None and known.line != line and known.names_a_line:
                 known = None
+            if known is None and deadline is not None and checked and time.monotonic() > deadline:
+                break  # the next round goes on from here
             if known is None:
-                known = _check_piece(piece, name, index, state.rules)
+                known = _check_piece(piece, name, progress.index, state.rules)
                 checked += 1
-            if known.verdict.game != index:
-                known = replace(known, verdict=replace(known.verdict, game=index))
-            fresh[key] = known
-            games.append((known, line - known.line))
-            index += 1
-        # Only the games the document now holds are kept, so memory follows its size.
-        state.cache = fresh
-        state.games = games
+            if known.verdict.game != progress.index:
+                known = replace(known, verdict=replace(known.verdict, game=progress.index))
+            progress.fresh[key] = known
+            progress.games.append((known, line - known.line))
+            progress.index += 1
+            progress.at += 1
         self.checked += checked
+        games = progress.games
+        if progress.edited is not None and progress.edited >= progress.at:
+            # Not reached yet: the edited game is placed ahead of the rounds, after the games they reached.
+            piece = pieces[progress.edited]
+            known = state.cache.get((piece.data, piece.column_offset))
+            if known is not None:
+                games = [*games, (known, piece.piece.line - known.line)]
+        state.games = games
+        left = 0
+        if progress.at < len(pieces) and past is None:
+            left = sum(1 for piece in pieces[progress.at :] if piece.counts)
+            state.progress = progress
+        else:
+            # Only the games the document now holds are kept, so memory follows its size.
+            state.cache, state.progress = progress.fresh, None
         failing = [(game, shift) for game, shift in games if game.found]
-        lines = _Lines.of(document) if failing else _Lines(document.uri, [])
+        lines = _Lines.of(self, document) if failing or past is not None else _Lines(document.uri, "")
         diagnostics = [d for game, shift in failing for d in _diagnostics(game, shift, lines)]
-        return diagnostics, len(games), checked
+        games_in_all = len(progress.games) + left
+        if past is not None:
+            beyond = sum(1 for piece in pieces[past:] if piece.counts)
+            games_in_all += beyond
+            cap = wording.lsp_too_many_games(MAX_GAMES, beyond)
+            diagnostics.append(self._capped(state, cap, pieces[past].piece.line, lines))
+        return Checked(diagnostics, games_in_all, checked, left)
+
+    def _check_edited(self, state: DocumentState, pieces: Sequence[GameBytes], name: str) -> tuple[int, int | None]:
+        """Check first the game the last edit is in (the rounds find it known):
+        of a document not yet checked whole, the game the user is typing in
+        is not left for the last round. How many games that checked (0 or 1),
+        and where the game stands in the cut."""
+        line, state.edited = state.edited, None
+        if line is None:
+            return 0, None
+        number, found = 0, None
+        for at, piece in enumerate(pieces):
+            if piece.piece.line > line:
+                break
+            if piece.counts:
+                number, found = number + 1, at
+        if found is None or number > MAX_GAMES:
+            return 0, None
+        piece = pieces[found]
+        key = (piece.data, piece.column_offset)
+        known = state.cache.get(key)
+        if known is not None and (known.line == piece.piece.line or not known.names_a_line):
+            return 0, found
+        state.cache[key] = _check_piece(piece, name, number, state.rules)
+        return 1, found
+
+    def _capped(self, state: DocumentState, why: str, line: int, lines: _Lines | None = None) -> lsp.Diagnostic:
+        """The one diagnostic that says why the server stops checking, at
+        ``line`` (told to the user once, too)."""
+        if not state.capped:
+            self.show_message(why, lsp.MessageType.Warning)
+            state.capped = True
+        at = lsp.Position(line=0, character=0) if lines is None else lines.at_place(line, 1)
+        return lsp.Diagnostic(
+            range=lsp.Range(start=at, end=at),
+            message=why,
+            severity=lsp.DiagnosticSeverity.Information,
+            code="unchecked",
+            source=SOURCE,
+        )
 
     def forget(self, uri: str) -> None:
         self.documents.pop(uri, None)
@@ -219,7 +425,7 @@ def _project_rules(uri: str, name: str) -> tuple[str | None, str | None]:
     if not uri.startswith("file:"):
         return None, None
     try:
-        return find_project(Path(name).parent).rules_for(name)[0], None
+        return Projects().of(name).rules_for(name)[0], None
     except ProjectError as e:
         return None, str(e)
     except OSError:
@@ -245,53 +451,117 @@ def _check_piece(piece: GameBytes, name: str, index: int, rules: str | None = No
     if not results:  # blank space only: never asked for, as such pieces do not count
         raise ValueError("no game in the piece")
     _, record, verdict = results[0]
-    return CheckedGame(piece.piece.line, verdict, record, last, rules)
+    return CheckedGame(piece.piece.line, verdict, piece, name, record is not None, last, rules)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What one round of checking a document found."""
+
+    diagnostics: list[lsp.Diagnostic]
+    games: int
+    """How many games the document has."""
+    checked: int
+    """How many of them this round checked (the others were known)."""
+    left: int = 0
+    """How many are left for the next round."""
+
+    @property
+    def said(self) -> str:
+        """The line the client's log is told."""
+        more = f"; {self.left} left to check" if self.left else ""
+        return f"checked {self.checked} of {self.games} games{more}"
 
 
 # ---------------------------------------------------------------------------
 # Positions: keilref counts columns in code points from 1, LSP in UTF-16 units from 0.
 
 
-@dataclass(frozen=True)
-class _Lines:
-    """A document's lines, split once for a request: pygls splits the whole
-    document again each time its ``lines`` are asked for."""
+_LSP_LINE_END = re.compile(r"\r\n?|\n")
+"""Where LSP ends a line (its only three), whatever else the text holds."""
 
-    uri: str
-    lines: list[str]
+
+class _Lines:
+    """A document's places both ways, built once for its text: keilref's
+    (the record format's lines, :class:`keilref.records.positions.LineIndex`)
+    and the editor's (LSP's lines, columns in UTF-16 units)."""
+
+    def __init__(self, uri: str, text: str, encoding: str = lsp.PositionEncodingKind.Utf16) -> None:
+        self.uri = uri
+        self.text = text
+        self.encoding = encoding
+        self.index = LineIndex(text)
+        if "\r" in text or text.startswith("\ufeff"):
+            starts = array("q", [0])
+            starts.extend(m.end() for m in _LSP_LINE_END.finditer(text))
+            self.lsp_starts = starts
+        else:
+            self.lsp_starts = self.index.starts  # a line feed ends both kinds of line, and only it
 
     @classmethod
-    def of(cls, document: TextDocument) -> _Lines:
-        return cls(document.uri, document.lines)
+    def of(cls, ls: KeilServer, document: TextDocument) -> _Lines:
+        """The document's places, kept until its text changes (a hover does not split it again)."""
+        state = ls.documents.get(document.uri)
+        text = document.source
+        if state is not None and state.lines is not None and state.lines.text is text:
+            return state.lines
+        lines = cls(document.uri, text, ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16)
+        if state is not None:
+            state.lines = lines
+        return lines
 
     def at(self, line: int) -> str:
-        """The 1-based ``line`` (empty past the end)."""
-        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        """The text of keilref's 1-based ``line`` (empty past the end)."""
+        return self.index.line(line)
 
+    def lines(self) -> int:
+        """How many of keilref's lines."""
+        return len(self.index)
 
-def _utf16(text: str, column: int) -> int:
-    """The UTF-16 offset of the 1-based code point ``column`` in ``text``."""
-    head = text[: max(column - 1, 0)]
-    return len(head.encode("utf-16-le", "surrogatepass")) // 2
+    def position(self, offset: int) -> lsp.Position:
+        """The LSP position of the character at ``offset``."""
+        line = max(bisect.bisect_right(self.lsp_starts, offset) - 1, 0)
+        return lsp.Position(line=line, character=self._units(self.text[self.lsp_starts[line] : offset]))
 
+    def _units(self, text: str) -> int:
+        """How long ``text`` is in the units the client counts columns in."""
+        if self.encoding == lsp.PositionEncodingKind.Utf32:
+            return len(text)
+        if self.encoding == lsp.PositionEncodingKind.Utf8:
+            return len(text.encode("utf-8", "surrogatepass"))
+        return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
-def _code_points(text: str, character: int) -> int:
-    """The 1-based code point column of the UTF-16 offset ``character``."""
-    units = 0
-    for i, c in enumerate(text):
-        if units >= character:
-            return i + 1
-        units += 2 if ord(c) > 0xFFFF else 1
-    return len(text) + 1
+    def at_place(self, line: int, column: int) -> lsp.Position:
+        """The LSP position of keilref's ``line:column``."""
+        return self.position(self.index.offset(line, column))
+
+    def offset(self, position: lsp.Position) -> int:
+        """The offset of an LSP position, held to its line."""
+        if position.line >= len(self.lsp_starts):
+            return len(self.text)
+        start = self.lsp_starts[position.line]
+        end = self.lsp_starts[position.line + 1] if position.line + 1 < len(self.lsp_starts) else len(self.text)
+        ending = _LSP_LINE_END.search(self.text, start, end)
+        end = ending.start() if ending is not None else end
+        units = 0
+        for i in range(start, end):
+            if units >= position.character:
+                return i
+            units += self._units(self.text[i])
+        return end
+
+    def place(self, position: lsp.Position) -> tuple[int, int]:
+        """Keilref's 1-based line and column of an LSP position."""
+        return self.index.place(self.offset(position))
 
 
 def _token_range(lines: _Lines, line: int, column: int) -> lsp.Range:
     """From ``line:column`` to the end of the token there (a whole tag for ``[``)."""
-    text = lines.at(line)
-    match = _TOKEN.match(text, max(column - 1, 0))
-    end = match.end() + 1 if match is not None and match.end() > column - 1 else column + 1
-    start = lsp.Position(line=max(line - 1, 0), character=_utf16(text, column))
-    return lsp.Range(start=start, end=lsp.Position(line=start.line, character=_utf16(text, end)))
+    start = lines.index.offset(line, column)
+    _, line_end = lines.index.line_span(line)
+    match = _TOKEN.match(lines.text, start, line_end)
+    end = match.end() if match is not None and match.end() > start else min(start + 1, len(lines.text))
+    return lsp.Range(start=lines.position(start), end=lines.position(end))
 
 
 # ---------------------------------------------------------------------------
@@ -309,7 +579,7 @@ def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.D
         yield lsp.Diagnostic(
             range=_token_range(lines, finding.line + shift, finding.column),
             message=finding.message,
-            severity=_SEVERITY.get(finding.rule, lsp.DiagnosticSeverity.Error),
+            severity=_SEVERITY[finding.weight],
             code=finding.rule,
             source=SOURCE,
             related_information=related,
@@ -319,9 +589,10 @@ def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.D
 def _repeated_turn(
     game: CheckedGame, shift: int, lines: _Lines, turn: int
 ) -> list[lsp.DiagnosticRelatedInformation] | None:
-    if game.record is None or not 0 < turn <= len(game.record.turns):
+    record = game.record()
+    if record is None or not 0 < turn <= len(record.turns):
         return None
-    return _repeated(lines, shift, game.record.turns[turn - 1], turn)
+    return _repeated(lines, shift, record.turns[turn - 1], turn)
 
 
 def _repeated_in_variation(
@@ -332,10 +603,11 @@ def _repeated_in_variation(
     branches from up to its branch, then its own), so the turn is found
     on the path from the game's first turn to the illegal one."""
     fault = next((f for f in game.verdict.variation_illegal if (f.line, f.column) == at), None)
-    if fault is None or fault.reason != Reason.SUPERKO.value or not fault.repeats_turn or game.record is None:
+    record = None if fault is None else game.record()
+    if fault is None or fault.reason != Reason.SUPERKO.value or not fault.repeats_turn or record is None:
         return None
     try:
-        node = _node_of(game.record.tree(rules=game.rules), at)
+        node = _node_of(record.tree(rules=game.rules), at)
     except KeilrefError:
         return None
     path = [] if node is None else node.path()
@@ -351,13 +623,34 @@ def _repeated(lines: _Lines, shift: int, repeated: Turn, turn: int) -> list[lsp.
     return [lsp.DiagnosticRelatedInformation(location=where, message=f"the position after turn {turn}, repeated")]
 
 
-def publish(ls: KeilServer, uri: str) -> None:
-    document = ls.workspace.get_text_document(uri)
-    diagnostics, games, checked = ls.check(document)
+def _opened(ls: KeilServer, uri: str) -> TextDocument | None:
+    """The open document ``uri``; ``None`` for one the client never opened
+    (pygls would read it from disk, or fail to)."""
+    document: TextDocument | None = ls.workspace.text_documents.get(uri)
+    return document
+
+
+def publish(ls: KeilServer, uri: str, *, first: bool = True) -> bool:
+    """Check the document for a round and send its diagnostics, if this is
+    the first round or the last; whether every game is checked."""
+    document = _opened(ls, uri)
+    if document is None:
+        return True
+    found = ls.check(document, ROUND)
     # Said to the client's log, so a user (and the tests) can see the cache at
     # work; before the diagnostics, so it has arrived when they have.
-    ls.show_message_log(f"checked {checked} of {games} games", lsp.MessageType.Log)
-    ls.publish_diagnostics(uri, diagnostics, version=document.version)
+    ls.show_message_log(found.said, lsp.MessageType.Log)
+    if first or not found.left:
+        ls.publish_diagnostics(uri, found.diagnostics, version=document.version)
+    return not found.left
+
+
+async def _check_rest(ls: KeilServer, uri: str, delay: float = 0.0, *, first: bool = True) -> None:
+    """Check the document in rounds, answering what was asked between them."""
+    await asyncio.sleep(delay)
+    while uri in ls.workspace.text_documents and not publish(ls, uri, first=first):
+        first = False
+        await asyncio.sleep(0)
 
 
 server = KeilServer()
@@ -365,7 +658,13 @@ server = KeilServer()
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: KeilServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    publish(ls, params.text_document.uri)
+    uri = params.text_document.uri
+    state = ls.state(uri)
+    if state.task is not None:
+        state.task.cancel()
+    # The first round before anything else is answered: a hover then finds its game.
+    if not publish(ls, uri):
+        state.task = asyncio.ensure_future(_check_rest(ls, uri, first=False))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -374,13 +673,9 @@ async def did_change(ls: KeilServer, params: lsp.DidChangeTextDocumentParams) ->
     state = ls.state(uri)
     if state.task is not None:
         state.task.cancel()
-    state.task = asyncio.ensure_future(_later(ls, uri))
-
-
-async def _later(ls: KeilServer, uri: str) -> None:
-    await asyncio.sleep(DEBOUNCE)
-    if uri in ls.workspace.text_documents:
-        publish(ls, uri)
+    starts = [c.range.start.line for c in params.content_changes if isinstance(c, lsp.TextDocumentContentChangeEvent_Type1)]
+    state.edited = min(starts) + 1 if starts and len(starts) == len(params.content_changes) else None
+    state.task = asyncio.ensure_future(_check_rest(ls, uri, DEBOUNCE))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
@@ -437,15 +732,17 @@ def _place(node: Node | None, shift: int) -> wording.Place | None:
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    line = params.position.line + 1
-    column = _code_points(_Lines.of(document).at(line), params.position.character)
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
+    line, column = _Lines.of(ls, document).place(params.position)
     found = ls.game_at(document.uri, line)
-    if found is None or found[0].record is None:
+    if found is None:
         return None
     game, shift = found
-    record = game.record
-    assert record is not None
+    record = game.record()
+    if record is None:
+        return None
     n = _turn_at(record, shift, line, column)
     if n is not None:
         value = _position_text(record, n, game.rules)
@@ -504,7 +801,9 @@ def _board_text(title: str, g: Game, *, captures: bool) -> str:
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
-    document = ls.workspace.get_text_document(params.text_document.uri)
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
     source = _TextSource(_file_name(document.uri), document.source.encode("utf-8", "surrogatepass"))
     try:
         formatted = format_source(source)
@@ -512,8 +811,8 @@ def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp
         return None  # a document that does not parse would lose what was not understood
     if not formatted.changed:
         return []
-    lines = document.lines
-    end = lsp.Position(line=len(lines), character=0)
+    text = document.source
+    end = _Lines.of(ls, document).position(len(text))
     return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=formatted.text)]
 
 
@@ -526,17 +825,19 @@ def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp
     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
 )
 def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-    document = ls.workspace.get_text_document(params.text_document.uri)
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return []
     state = ls.documents.get(document.uri)
     if state is None:
         return []
-    first, last = params.range.start.line + 1, params.range.end.line + 1
+    lines = _Lines.of(ls, document)
+    first, last = lines.place(params.range.start)[0], lines.place(params.range.end)[0]
     out: list[lsp.CodeAction] = []
-    lines = _Lines.of(document)
     games = state.games
     for i, (game, shift) in enumerate(games):
         start = game.line + shift
-        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else len(lines.lines)
+        end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else lines.lines()
         if end < first or start > last:
             continue
         out.extend(_fixes(game, shift, lines))
@@ -544,7 +845,7 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
 
 
 def _fixes(game: CheckedGame, shift: int, lines: _Lines) -> Iterable[lsp.CodeAction]:
-    v, record = game.verdict, game.record
+    v, record = game.verdict, game.record()
     if record is not None:
         for typo in misspelt_tags(record):
             if len(typo.meant) != 1:
@@ -558,7 +859,7 @@ def _fixes(game: CheckedGame, shift: int, lines: _Lines) -> Iterable[lsp.CodeAct
             # Where `keilref fmt` would put it: before the Result tag, else after the last tag.
             later = [t.line for t in record.tags if t.name == "Result"]
             at = min(later) - 1 if later else max(t.line for t in record.tags)
-            where = lsp.Position(line=at + shift, character=0)
+            where = lines.at_place(at + shift + 1, 1)
             yield _action(lines, 'Add [Button "yes"]', lsp.Range(start=where, end=where), '[Button "yes"]\n')
     if v.error is not None:
         wrong = _WRONG_NUMBER.search(v.error.message)
@@ -577,9 +878,8 @@ def _fixes(game: CheckedGame, shift: int, lines: _Lines) -> Iterable[lsp.CodeAct
 
 
 def _edit(lines: _Lines, title: str, line: int, column: int, old: str, new: str) -> lsp.CodeAction:
-    text = lines.at(line)
-    start = lsp.Position(line=line - 1, character=_utf16(text, column))
-    end = lsp.Position(line=line - 1, character=_utf16(text, column + len(old)))
+    start = lines.at_place(line, column)
+    end = lines.at_place(line, column + len(old))
     return _action(lines, title, lsp.Range(start=start, end=end), new)
 
 
@@ -590,4 +890,6 @@ def _action(lines: _Lines, title: str, where: lsp.Range, text: str) -> lsp.CodeA
 
 def serve() -> None:
     """Speak LSP on standard input and output until the client says exit."""
-    server.start_io()
+    from keilref.lsp_wire import serve_io
+
+    serve_io(server)

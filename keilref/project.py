@@ -1,15 +1,18 @@
 """A project's settings: ``[tool.keilref]`` in the nearest ``pyproject.toml``, or ``keilref.toml``.
 
-Found as ruff finds its own: from the working directory up, the first
+Found as ruff finds its own: from a record's folder up, the first
 ``keilref.toml``, or ``pyproject.toml`` with a ``[tool.keilref]`` table,
-wins (in one directory, ``keilref.toml`` first). What a caller is given
-(the command line, an editor) overrides every setting. An unknown key or a
-value of the wrong kind is a :class:`ProjectError` naming the file, the
-line and, for a near miss, the key meant.
+wins (in one directory, ``keilref.toml`` first), so that the closest
+settings file governs each record wherever the command runs. What a caller
+is given (the command line, an editor) overrides every setting. An unknown
+key or a value of the wrong kind is a :class:`ProjectError` naming the
+file, the line and, for a near miss, the key meant.
 
 The commands that read records (``check``, ``fmt``, ``filter``, ``stats``)
-and the language server share it: :meth:`Project.sources_for` finds a
-command's records with the project's encoding, excludes and per-path rules.
+and the language server share it: :func:`find_sources` finds a command's
+records, each under its own project's encoding, excludes and per-path rules
+(:meth:`Project.sources_for`), and :class:`Projects` which project governs
+a path.
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from typing import Any
 from keilref.engine.rules import all_rules
 from keilref.errors import KeilrefError
 from keilref.formats import FORMATS
-from keilref.records.sources import DEFAULT_EXCLUDE, PathError, Source, check_encoding, expand_paths
+from keilref.records.sources import DEFAULT_EXCLUDE, STDIN, PathError, Source, check_encoding, expand_paths
 
-__all__ = ["Project", "ProjectError", "Sources", "find_project"]
+__all__ = ["Found", "Project", "ProjectError", "Projects", "Sources", "find_project", "find_sources"]
 
 _KEYS = ("rules", "per-path-rules", "strict", "jobs", "format", "exclude", "extend-exclude", "encoding")
 
@@ -49,6 +52,8 @@ class Sources:
     """The encoding they are read in (``None``: UTF-8)."""
     exclude: tuple[str, ...]
     """The glob patterns a directory search left out."""
+    excluded: tuple[str, ...] = ()
+    """The paths given by name that ``force_exclude`` left out, as given."""
 
 
 @dataclass(frozen=True)
@@ -78,9 +83,14 @@ class Project:
         """The glob patterns a directory search leaves out: ``--exclude``, else the
         project's ``exclude``, else the default (hidden files and directories);
         then the project's ``extend-exclude`` and ``--extend-exclude``."""
-        if exclude is None:
-            exclude = list(self.exclude) if self.exclude is not None else list(DEFAULT_EXCLUDE)
-        return (*exclude, *self.extend_exclude, *(extend_exclude or ()))
+        return (*self.base_exclude(exclude), *self.extend_exclude, *(extend_exclude or ()))
+
+    def base_exclude(self, exclude: list[str] | None) -> tuple[str, ...]:
+        """What ``extend-exclude`` adds to: ``--exclude`` (``exclude``), else the
+        project's ``exclude``, else the default (hidden files and directories)."""
+        if exclude is not None:
+            return tuple(exclude)
+        return self.exclude if self.exclude is not None else DEFAULT_EXCLUDE
 
     def sources_for(
         self,
@@ -93,6 +103,7 @@ class Project:
         rules: str | None = None,
         compressed: bool = False,
         matches: bool = True,
+        force_exclude: bool = False,
         on_error: Callable[[PathError], None] | None = None,
         on_note: Callable[[str], None] | None = None,
     ) -> Sources:
@@ -103,12 +114,21 @@ class Project:
         (see :meth:`search_patterns`), and ``rules`` (``--rules``: the caller
         replays every record under it, so no source is given the project's;
         see :meth:`with_rules`). ``stdin_filename`` is the name
-        standard input is read under, and given its settings under. The rest
-        is :func:`~keilref.records.sources.expand_paths`'s, which raises
+        standard input is read under, and given its settings under. With
+        ``force_exclude``, a path given by name (standard input's name too)
+        that the patterns exclude is left out, as ruff's ``--force-exclude``
+        does (see :meth:`excludes`); without it, a path given by name is
+        read whatever they say. The rest is
+        :func:`~keilref.records.sources.expand_paths`'s, which raises
         :class:`~keilref.records.sources.PathError` unless ``on_error`` is given.
         """
         chosen = self.encoding_for(encoding)
         patterns = self.search_patterns(exclude, extend_exclude)
+        left_out: tuple[str, ...] = ()
+        if force_exclude:
+            named = [stdin_filename if p == STDIN and stdin_filename is not None else p for p in paths]
+            left_out = tuple(p for p, name in zip(paths, named) if self.excludes(name, patterns))
+            paths = [p for p in paths if p not in left_out]
         found = expand_paths(
             paths,
             compressed=compressed,
@@ -119,7 +139,25 @@ class Project:
             exclude=patterns,
             stdin_filename=stdin_filename,
         )
-        return Sources(self.with_rules(found, rules), chosen, patterns)
+        shown = tuple(stdin_filename if p == STDIN and stdin_filename is not None else p for p in left_out)
+        return Sources(self.with_rules(found, rules), chosen, patterns, shown)
+
+    def excludes(self, path: str, patterns: Sequence[str]) -> bool:
+        """Whether ``patterns`` leave out ``path`` when it is given by name
+        (``--force-exclude``), as a directory search from :attr:`root` would:
+        the file's name, or any folder's on the way down to it, or its path
+        below the root, or a folder's, matches one. A path outside the root
+        is matched as written, without its ``.`` and ``..`` parts."""
+        if os.path.isdir(path) or path == STDIN:
+            return False  # a directory given by name is searched, and its search excludes
+        below = self._below_root(path)
+        parts = (below if below is not None else Path(path).as_posix()).split("/")
+        parts = [part for part in parts if part not in ("", ".", "..")]
+        for i, name in enumerate(parts):
+            relative = "/".join(parts[: i + 1])
+            if any(fnmatch.fnmatchcase(name, p) or fnmatch.fnmatchcase(relative, p) for p in patterns):
+                return True
+        return False
 
     def with_rules(self, sources: list[Source], rules: str | None) -> list[Source]:
         """Each source with the rule set the project gives its path, unless
@@ -171,26 +209,166 @@ def find_project(start: Path | None = None) -> Project:
 
     Raises :class:`ProjectError`, and nothing else, for a settings file that
     cannot be used, whatever it holds."""
-    try:
-        # realpath, not Path.resolve: a loop of links is a folder that holds nothing here, not an error.
-        here = Path(os.path.realpath(start if start is not None else os.getcwd()))
-    except (OSError, ValueError) as e:
-        raise ProjectError(f"{start or 'the working directory'}: cannot look for settings: {_why(e)}") from None
-    for folder in (here, *here.parents):
-        own = folder / "keilref.toml"
-        if _is_file(own):
-            return _load(own, _read(own))
-        project = folder / "pyproject.toml"
-        if _is_file(project):
-            document = _read(project)
-            tool = document.get("tool", {})
-            if not isinstance(tool, dict):
-                # PEP 518 makes ``tool`` a table; a project whose ``tool`` is not one is malformed.
-                raise _fault(project, "tool", f"tool must be a table (such as [tool.keilref]), not {_shown(tool)}")
-            table = tool.get("keilref")
-            if table is not None:
-                return _load(project, table, prefix="tool.keilref")
-    return Project()
+    return Projects().in_folder(start)
+
+
+class Projects:
+    """The settings that govern each path, each folder looked up once.
+
+    A record is governed by the settings nearest its own folder (a
+    directory's, by its own); standard input by those of its
+    ``--stdin-filename``'s folder, else the working directory's."""
+
+    def __init__(self) -> None:
+        self._folders: dict[Path, Project] = {}
+        self._named: dict[str, Project] = {}
+        """By the folder's name as given: a search's records share a few folders."""
+
+    def in_folder(self, start: Path | str | None = None) -> Project:
+        """The settings found from ``start`` (the working directory by default) upward."""
+        if start is None or not str(start):
+            return self._resolved(None)
+        named = os.fspath(start)
+        if named not in self._named:
+            self._named[named] = self._resolved(named)
+        return self._named[named]
+
+    def _resolved(self, start: str | None) -> Project:
+        try:
+            # realpath, not Path.resolve: a loop of links is a folder that holds nothing here, not an error.
+            here = Path(os.path.realpath(start if start is not None else os.getcwd()))
+        except (OSError, ValueError) as e:
+            raise ProjectError(f"{start or 'the working directory'}: cannot look for settings: {_why(e)}") from None
+        passed: list[Path] = []
+        found = Project()
+        for folder in (here, *here.parents):
+            if folder in self._folders:
+                found = self._folders[folder]
+                break
+            passed.append(folder)
+            own = _settings_in(folder)
+            if own is not None:
+                found = own
+                break
+        for folder in passed:
+            self._folders[folder] = found
+        return found
+
+    def of(self, path: str, stdin_filename: str | None = None) -> Project:
+        """The settings that govern ``path`` as a command names it."""
+        if path == STDIN:
+            if stdin_filename is None:
+                return self.in_folder()
+            path = stdin_filename
+        if "\0" in path:
+            return self.in_folder()  # a name no file can have: reading it will say so
+        folder = path if os.path.isdir(path) else os.path.dirname(path)
+        return self.in_folder(folder or None)
+
+    def for_run(self, paths: Sequence[str], stdin_filename: str | None = None) -> Project:
+        """Where a run's own settings (``format``, ``strict``, ``jobs``) come
+        from: the working directory's, as ruff takes its global ones, else,
+        when none is found there, the first path's."""
+        here = self.in_folder()
+        if here.path is not None or not paths:
+            return here
+        return self.of(paths[0], stdin_filename)
+
+
+def _settings_in(folder: Path) -> Project | None:
+    """The settings a file in ``folder`` itself sets, if any."""
+    own = folder / "keilref.toml"
+    if _is_file(own):
+        return _load(own, _read(own))
+    project = folder / "pyproject.toml"
+    if _is_file(project):
+        document = _read(project)
+        tool = document.get("tool", {})
+        if not isinstance(tool, dict):
+            # PEP 518 makes ``tool`` a table; a project whose ``tool`` is not one is malformed.
+            raise _fault(project, "tool", f"tool must be a table (such as [tool.keilref]), not {_shown(tool)}")
+        table = tool.get("keilref")
+        if table is not None:
+            return _load(project, table, prefix="tool.keilref")
+    return None
+
+
+@dataclass(frozen=True)
+class Found:
+    """A command's records, each found and read as its own project says."""
+
+    sources: list[Source]
+    """In the order given."""
+    governed: list[tuple[Project, Sources]]
+    """Each project that governs a path given, in the order of its first
+    path, with the records it governs."""
+
+    @property
+    def excluded(self) -> list[str]:
+        """The paths given by name that ``force_exclude`` left out."""
+        return [name for _, found in self.governed for name in found.excluded]
+
+
+def find_sources(
+    paths: Sequence[str],
+    *,
+    projects: Projects | None = None,
+    encoding: str | None = None,
+    exclude: list[str] | None = None,
+    extend_exclude: list[str] | None = None,
+    stdin_filename: str | None = None,
+    rules: str | None = None,
+    compressed: bool = False,
+    matches: bool = True,
+    force_exclude: bool = False,
+    on_error: Callable[[PathError], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
+) -> Found:
+    """The records ``paths`` name, each under the settings nearest it.
+
+    Each path is found by :meth:`Project.sources_for` of the project that
+    governs it (:meth:`Projects.of`), with what the caller is given winning
+    over each project's settings. A record that a directory search finds
+    under settings of its own (a project inside the directory searched) is
+    read under those: left out if they exclude it, in their encoding and
+    under their rules. Raises :class:`ProjectError` for settings that cannot
+    be used, and, unless ``on_error`` is given, ``PathError``."""
+    projects = projects if projects is not None else Projects()
+    governed: dict[Project, tuple[Sources, list[Source], list[str]]] = {}
+    ordered: list[Source] = []
+
+    def add(project: Project, found: Sources, sources: list[Source]) -> None:
+        _, kept, left_out = governed.setdefault(project, (found, [], []))
+        kept.extend(sources)
+        left_out.extend(found.excluded)
+        ordered.extend(sources)
+
+    for path in paths:
+        project = projects.of(path, stdin_filename)
+        found = project.sources_for(
+            [path], encoding=encoding, exclude=exclude, extend_exclude=extend_exclude, stdin_filename=stdin_filename,
+            rules=rules, compressed=compressed, matches=matches, force_exclude=force_exclude, on_error=on_error,
+            on_note=on_note,
+        )
+        if path == STDIN or not os.path.isdir(path):
+            add(project, found, found.sources)
+            continue
+        for source in found.sources:
+            own = projects.in_folder(os.path.dirname(source.name) or None)
+            if own == project:
+                add(project, found, [source])
+                continue
+            # A project inside the directory searched: its records are its own.
+            own_found = own.sources_for([], encoding=encoding, exclude=exclude, extend_exclude=extend_exclude)
+            if source.unreadable is None and own.excludes(source.name, own_found.exclude):
+                continue
+            moved = dataclasses.replace(source, encoding=own_found.encoding)
+            add(own, own_found, own.with_rules([moved], rules))
+    parts = [
+        (project, dataclasses.replace(found, sources=kept, excluded=tuple(left_out)))
+        for project, (found, kept, left_out) in governed.items()
+    ]
+    return Found(ordered, parts)
 
 
 def _is_file(path: Path) -> bool:

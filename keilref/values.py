@@ -155,6 +155,66 @@ def _parse_result(text: str) -> Result:
     return Result(ResultKind.SCORE, winner, margin)
 
 
+_SPELT_COLOURS = {"b": "B", "black": "B", "w": "W", "white": "W"}
+_SPELT_KINDS = {
+    "": "",
+    "r": "R",
+    "res": "R",
+    "resign": "R",
+    "resigns": "R",
+    "resigned": "R",
+    "resignation": "R",
+    "t": "T",
+    "time": "T",
+    "timeout": "T",
+    "f": "F",
+    "forfeit": "F",
+    "forfeits": "F",
+    "forfeited": "F",
+}
+_END = r"(?=[ \t\r\n{;]|\Z)"
+# A colour, a '+' (spaces around it allowed) and what follows it, as people type them.
+_SPELT_RESULT = re.compile(r"(b|w|black|white)[ \t]*\+[ \t]*([0-9]{1,9}(?:[.,][0-9]{1,9})?|[a-z]*)" + _END, re.I)
+_SPELT_WORDS = {
+    **dict.fromkeys(("draw", "drawn", "jigo", "1/2-1/2", "½-½", "0.5-0.5"), ("Draw",)),
+    **dict.fromkeys(("resign", "resigns", "resigned", "resignation"), ("B+R", "W+R")),
+    **dict.fromkeys(("time", "timeout"), ("B+T", "W+T")),
+    **dict.fromkeys(("forfeit", "forfeited"), ("B+F", "W+F")),
+    # Chess's results name no colour in Keil's terms: who is "1" is a guess.
+    **dict.fromkeys(("1-0", "0-1", "1:0", "0:1"), ()),
+}
+_SPELT_WORD = re.compile(r"[^ \t\r\n{;]+")
+
+
+def meant_result(text: str) -> tuple[str, ...] | None:
+    """The result tokens that ``text``, a result as people type it, most
+    likely means (``text`` from the word on: the words after it may be part
+    of it, as in ``B + 4.5``). ``("B+4.5",)`` for ``Black+4.5``; both colours'
+    for a word that names none (``resign``: ``B+R`` or ``W+R``); ``()`` for a
+    result that does not say which colour won (``1-0``); ``None`` for text
+    that does not look like a result, or is one already."""
+    m = _SPELT_RESULT.match(text)
+    if m is not None:
+        kind = _SPELT_KINDS.get(m.group(2).lower())
+        if kind is None:
+            kind = m.group(2).replace(",", ".") if m.group(2)[:1].isdigit() else None
+        if kind is None:
+            return None
+        token = f"{_SPELT_COLOURS[m.group(1).lower()]}+{kind}"
+        if token == m.group(0):
+            return None
+        try:
+            _parse_result(token)
+        except ValueError:
+            return None  # B+0: the parser's own words say what it is
+        return (token,)
+    word = _SPELT_WORD.match(text)
+    if word is None:
+        return None
+    meant = _SPELT_WORDS.get(word.group(0).lower())
+    return None if meant is None or word.group(0) in meant else meant
+
+
 @dataclass(frozen=True)
 class ScoreRow:
     """One counted part of a score, per player (``stones``, ``territory``, ...)."""

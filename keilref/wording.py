@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the types only: every stage imports this module
 __all__ = [
     "GAME_NOT_ENDED",
     "NO_CLOCK",
+    "COMMENT_LABEL",
     "REASONS",
     "STATUSES",
     "STATUS_SIGNS",
@@ -36,8 +37,10 @@ __all__ = [
     "TEXT_NOT_COUNTED_MARK",
     "bad_line_name",
     "clocks",
+    "comment_line",
     "crosstable_caption",
     "fault_sentence",
+    "foreign_byte_order_mark",
     "glyphed",
     "illegal_hover",
     "illegal_label",
@@ -50,10 +53,29 @@ __all__ = [
     "line_title",
     "may_resume",
     "next_illegal",
+    "misspelt_setting",
     "no_such_line",
     "not_counted",
+    "NO_EVENT",
+    "NO_ROUND",
+    "NOT_COUNTED_HEADING",
+    "NOT_COUNTED_REASONS",
+    "RATINGS_COLUMNS",
+    "SB_NOTE",
+    "event_name",
+    "crosstable_left_out",
+    "games_accounted",
+    "not_counted_more",
+    "likely_same_player",
+    "no_standings",
+    "not_counted_game",
+    "not_counted_reason",
+    "ratings_head",
+    "standings_counts",
+    "standings_head",
     "picture_note",
     "play_state",
+    "result_meant",
     "results",
     "showing_before",
     "source_label",
@@ -61,6 +83,7 @@ __all__ = [
     "turn_name",
     "unfinished_message",
     "verdict_message",
+    "word_meant",
     "viewers_stop",
     "output_collision",
     "output_exists",
@@ -231,6 +254,16 @@ def clocks(black: str | None, white: str | None) -> str:
     return f"clocks: Black {black or NO_CLOCK}, White {white or NO_CLOCK}"
 
 
+COMMENT_LABEL = "comment"
+"""What stands before the annotator's comment on the turn shown."""
+
+
+def comment_line(text: str) -> str:
+    """The annotator's comment on the turn shown, already made one safe line:
+    ``comment: or White answers at h6``."""
+    return f"{COMMENT_LABEL}: {text}"
+
+
 def picture_note(at: Place | None, turn: int, shown: str | None) -> str:
     """What a picture of a position adds under its caption when it shows a
     variation or an annotated turn: ``variation at 8:25, after turn 23: e5!?``."""
@@ -292,6 +325,13 @@ def misspelt_tag(name: str, meant: tuple[str, ...]) -> str:
     choices = " or ".join(repr(m) for m in meant)
     case = " (tag names are case-sensitive)" if name.lower() == meant[0].lower() else ""
     return f"unknown tag {name!r} sets nothing: did you mean {choices}?{case}"
+
+
+def misspelt_setting(name: str, meant: str, value: str, used: str) -> str:
+    """A misspelt setting whose value is not the one the game is replayed
+    with: ``unknown tag 'size' sets nothing: did you mean 'Size'? (tag names
+    are case-sensitive); the game would be replayed with Size 7, not "4"``."""
+    return f'{misspelt_tag(name, (meant,))}; the game would be replayed with {meant} {used}, not "{value}"'
 
 
 def missing_tag(name: str, used: object) -> str:
@@ -379,12 +419,32 @@ def clock_starts_high(turn: str, clock: str, limit: str) -> str:
     return f"{turn}: clock {clock} is above the time control allows so far ({limit})"
 
 
-def no_fall(loser: Color, clock: str, increment: str) -> str:
-    name = loser.name.capitalize()
+# -- files as they are saved ----------------------------------------------------
+
+
+def foreign_byte_order_mark(encoding: str) -> str:
+    """A file whose byte order mark says it is ``UTF-16`` or ``UTF-32``."""
     return (
-        f"a loss on time is claimed for {name}, but {name}'s last clock shows {clock}, "
-        f"more than the increment ({increment}): the clock does not show a fall"
+        f"the file is {encoding} (it starts with a {encoding} byte-order mark): "
+        f"re-save it as UTF-8, or read it with --encoding {encoding.lower()}"
     )
+
+
+def result_meant(word: str, meant: tuple[str, ...]) -> str:
+    """What a result typed as people type it (``word``) should be written as:
+    ``meant`` from :func:`keilref.values.meant_result`."""
+    if len(meant) == 1:
+        return f"did you mean '{meant[0]}'?"
+    if meant:
+        return f"did you mean {' or '.join(repr(m) for m in meant)}? a result names the winner's colour"
+    return f"'{word}' does not say which colour won: a result names the winner's colour, as in B+R or W+R"
+
+
+def word_meant(word: str, meant: str) -> str:
+    """A turn's word one typo (or only case) from ``pass`` or ``button``."""
+    if word.lower() == meant:
+        return f"did you mean '{meant}'? write '{meant}' in lower case"
+    return f"did you mean '{meant}'?"
 
 
 # -- verdicts ----------------------------------------------------------------
@@ -442,7 +502,8 @@ TEXT_NOT_COUNTED_MARK = "x"
 """The text crosstable's mark for a game that is not counted."""
 STANDINGS_NOTE = (
     f"Only games whose verdict is ok count; a game that is not ok is marked {NOT_COUNTED_MARK} in the crosstable "
-    "and links to its fault."
+    "and links to its fault. Every game read is in an event's standings, counted or listed as not "
+    "counted with its reason; the games without an Event tag make the group (no event)."
 )
 
 
@@ -464,13 +525,124 @@ def steps_stop(turns: int, cap: int) -> str:
     return f"{turns} turns: too many to step through here (at most {cap - 1}); the last position alone is shown."
 
 
+def lsp_too_many_games(cap: int, beyond: int) -> str:
+    """Why the language server checks no game past the ``cap``-th of a document."""
+    return (
+        f"not checked: this game and the {beyond - 1:,} after it; the language server checks the first"
+        f" {cap:,} games of a document (keilref check checks the whole file)"
+    )
+
+
+def lsp_document_too_large(size: int, cap: int) -> str:
+    """Why the language server checks nothing of a document."""
+    return (
+        f"not checked: the document is {size / 2**20:,.0f} MiB; the language server checks documents"
+        f" of up to {cap / 2**20:,.0f} MiB (keilref check checks a file of any size)"
+    )
+
+
 def source_label(place: str) -> str:
     return f"the source line at {place}, a caret under the fault"
 
 
-def not_counted(status: str, round_: str) -> str:
+def not_counted(status: str, round_: str | None) -> str:
     """A crosstable mark's name: ``round 3: illegal, not counted``."""
-    return f"round {round_}: {status}, not counted; see its fault"
+    return f"round {round_ or NO_ROUND}: {status}, not counted; see its fault"
+
+
+# -- standings and ratings ---------------------------------------------------------
+# Names and events are passed as they are shown (escaped for the output).
+
+NO_EVENT = "(no event)"
+"""The group of the games without an ``Event`` tag: a server match, a casual game."""
+NO_ROUND = "-"
+NOT_COUNTED_HEADING = "not counted:"
+"""The round of a game without a ``Round`` tag."""
+SB_NOTE = (
+    "SB: Sonneborn-Berger, the tie-break after points: the points of every opponent beaten, "
+    "plus half the points of every opponent drawn with"
+)
+NOT_COUNTED_REASONS = {
+    "no players": "no players: a game needs both a Black and a White tag",
+    "bye": "a bye: no game was played",
+    "no result": "no result: the game ended without a winner",
+}
+"""Why a game is not counted, when it is not its status (which is said as it is)."""
+RATINGS_COLUMNS = ("#", "player", "rating", "games")
+
+
+def event_name(event: str | None) -> str:
+    """An event as a heading names it: the ``Event`` tag, or the no-event group."""
+    return NO_EVENT if event is None else event
+
+
+def not_counted_reason(reason: str) -> str:
+    """``illegal``, ``no players: a game needs both a Black and a White tag``, ..."""
+    return NOT_COUNTED_REASONS.get(reason, reason)
+
+
+def standings_counts(players: int, counted: int, left: int) -> str:
+    return f"{players} players, {counted} games counted, {left} not counted"
+
+
+def standings_head(event: str, players: int, counted: int, left: int) -> str:
+    return f"{event}: {standings_counts(players, counted, left)}"
+
+
+def not_counted_game(
+    round_: str | None, black: str | None, white: str | None, reason: str, place: str, game: int
+) -> str:
+    """A line of the not-counted list: ``round 3, Cai - Ana: illegal at rr.keil:31:7 (game 8)``."""
+    return (
+        f"round {round_ or NO_ROUND}, {_player(black)} - {_player(white)}: {not_counted_reason(reason)} "
+        f"at {place} (game {game})"
+    )
+
+
+def _player(name: str | None) -> str:
+    """A player as a line names one: ``?`` for a missing or blank name."""
+    return (name or "").strip() or "?"
+
+
+def crosstable_left_out(players: int, cap: int) -> str:
+    return f"crosstable left out: {players} players, more than one table can show (at most {cap})"
+
+
+def not_counted_more(more: int) -> str:
+    """Past the report's cap on the not-counted list: where the rest are."""
+    return f"and {more:,} more not counted: the table of every game lists each with its status"
+
+
+def games_accounted(read: int, counted: int, left: int) -> str:
+    """The closing count: every game read is counted or listed as not counted."""
+    return f"{read} games read: {counted} counted, {left} not counted"
+
+
+def no_standings(read: int) -> str:
+    return f"no standings: none of the {read} games read names both its players (Black and White tags)"
+
+
+def likely_same_player(spellings: list[tuple[str, list[str], int]]) -> str:
+    """Names that differ only in case, white space or accents.
+
+    Each spelling comes with the places shown and how many more there are:
+    ``warning: likely the same player, counted as 2: 'gloria paz' (a.keil:1) and 'Gloria Paz' (b.keil:5)``.
+    """
+    said = []
+    for name, places, more in spellings:
+        where = ", ".join(places) + (f" and {more} more" if more else "")
+        said.append(f"'{name}' ({where})")
+    return (
+        f"warning: likely the same player, counted as {len(spellings)}: " + " and ".join(said)
+        + " (the names differ only in case, white space or accents)"
+    )
+
+
+def ratings_head(games: int, start: float, k: float) -> str:
+    return (
+        f"ratings: Elo from {games} counted games in date order (Date tag, then as read), "
+        f"starting at {start:.0f}, K = {k:.0f}; shown rounded"
+    )
 
 
 # -- files keilref writes -------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -18,7 +19,8 @@ from keilref.records.sources import Source, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.engine.generate import random_game, random_games, to_record
 from keilref.records.parser import iter_games
-from keilref.formats.output import LINE_FORMATS, printed_checks, verdict_lines
+from keilref.formats import FORMATS, LINE_FORMATS, CheckOptions, judge
+from keilref.referee.batches import judged_sources
 from keilref.referee.verdict import Status, adjudicate
 from keilref.records.writer import write_record, write_records
 
@@ -61,8 +63,10 @@ def test_verdicts_printed_where_they_are_judged_are_the_printers_own(
     path.write_text("\n".join(games), encoding="utf-8")
     sources = [Source(str(path)), *expand_paths([str(GAMES), str(FAULTS)])]
     verdicts = list(check_sources(sources, jobs=1))
-    printed = list(printed_checks(sources, fmt, strict=strict, jobs=jobs, parallel_threshold=0))
-    assert [p.text for p in printed] == [verdict_lines(v, fmt) for v in verdicts]
+    writer, options = FORMATS[fmt].writer_class(), CheckOptions(format=fmt, strict=strict)
+    each = functools.partial(judge, writer=writer, options=options)
+    printed = list(judged_sources(sources, each, jobs=jobs, parallel_threshold=0))
+    assert [p.text for p in printed] == [writer.lines(v, options) for v in verdicts]
     assert [(p.status, p.warned, p.fails) for p in printed] == [
         (v.status.value, bool(v.warnings), v.fails(strict=strict)) for v in verdicts
     ]

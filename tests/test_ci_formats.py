@@ -284,7 +284,7 @@ def test_junit_classes_are_paths_without_the_suffix_and_bodies_keep_their_lines(
     at_the_root: None, tmp_path: Path
 ) -> None:
     game = tmp_path / "club.night.keil"
-    game.write_text('[Event "E"] [komi "3"]\n1. g7 *\n', encoding="utf-8")  # unfinished, two warnings at least
+    game.write_text('[Event "E"] [komi "0"]\n1. g7 *\n', encoding="utf-8")  # unfinished, two warnings at least
     r = run("check", "--strict", "--format", "junit", "records/faults/illegal-superko.keil", str(game))
     root = ET.fromstring(r.stdout)
     assert float(root.get("time", "x")) >= 0

@@ -74,17 +74,26 @@ def keilref_process(*args: str, **kw: object) -> subprocess.CompletedProcess[byt
         ("Komii", "did you mean 'Komi'?"),
     ],
 )
-def test_a_misspelt_komi_tag_is_a_warning_at_the_tag(name: str, meant: str) -> None:
+def test_a_misspelt_komi_tag_is_an_error_at_the_tag_when_its_value_is_not_the_one_used(name: str, meant: str) -> None:
+    # Replayed with komi 0, the game would be judged as another game (B+18.5).
     result = run_with(KOMI_GAME.format(name=name), "check", "-")
-    assert result.exit_code == EXIT_FAILED  # komi 0: the declared B+16.5 is now wrong
+    assert result.exit_code == EXIT_FAILED
     lines = result.stdout.splitlines()
-    assert lines[0] == "-:7:27: game 1: mismatch: computed B+18.5, declared B+16.5; wrong margin"
+    assert lines[0] == (
+        f"-:4:1: game 1: error: unknown tag {name!r} sets nothing: {meant}; "
+        'the game would be replayed with Komi 0, not "2"'
+    )
+    # With the komi in use (0), it is a warning at the tag.
+    result = run_with(KOMI_GAME.format(name=name).replace('"2"]', '"0"]').replace("B+16.5", "B+18.5"), "check", "-")
+    assert result.exit_code == EXIT_OK
+    lines = result.stdout.splitlines()
+    assert lines[0] == "-:1:1: game 1: ok: computed B+18.5, declared B+18.5"
     assert lines[1] == f"-:4:1: game 1: warning: unknown tag {name!r} sets nothing: {meant}"
     assert lines[2] == "-:1:1: game 1: warning: no Komi tag: using 0"
 
 
 def test_a_tag_name_in_the_wrong_case_names_the_tag_it_means() -> None:
-    record = '[size "5"]\n[Komi "3"]\n[Rules "keil"]\n[Button "yes"]\n[event "x"]\n[Sise "x"]\n1. a1 *\n'
+    record = '[size "7"]\n[Komi "3"]\n[Rules "keil"]\n[Button "yes"]\n[event "x"]\n[Sise "x"]\n1. a1 *\n'
     result = run_with(record, "check", "--format", "jsonl", "-")
     assert result.exit_code == EXIT_OK
     (verdict,) = map(json.loads, lines_of(result.stdout))
@@ -271,11 +280,11 @@ def test_option_values_ignore_case(args: list[str], first: str) -> None:
     [
         (
             ["check", "--format", "json", KO],
-            "keilref: --format: unknown value 'json' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle); did you mean 'jsonl'?",
+            "keilref: --format: unknown value 'json' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle, tap); did you mean 'jsonl'?",
         ),
         (["check", "--rules", "kiel", KO], "keilref: --rules: unknown value 'kiel' (expected dehil, keil, keil-2019, yugo); did you mean 'keil'?"),
         (["show", "--rules", "yogu", KO], "keilref: --rules: unknown value 'yogu' (expected dehil, keil, keil-2019, yugo); did you mean 'yugo'?"),
-        (["check", "--format", "xml", KO], "keilref: --format: unknown value 'xml' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle); did you mean 'html'?"),
+        (["check", "--format", "xml", KO], "keilref: --format: unknown value 'xml' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle, tap); did you mean 'html'?"),
     ],
 )
 def test_an_unknown_option_value_suggests_the_nearest(args: list[str], message: str) -> None:

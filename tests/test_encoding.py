@@ -39,7 +39,7 @@ def test_stats_and_filter_read_it_too(cp1252: Path) -> None:
     assert r.exit_code == 0 and '[Black "Zoë Núñez"]' in r.stdout
 
 
-@pytest.mark.parametrize(("codec", "says"), [("utf-16", "does not write ASCII as ASCII"), ("klingon", "unknown encoding")])
+@pytest.mark.parametrize(("codec", "says"), [("klingon", "unknown encoding")])
 def test_an_encoding_that_cannot_work_is_a_usage_error(cp1252: Path, codec: str, says: str) -> None:
     r = run("check", "--encoding", codec, str(cp1252))
     assert r.exit_code == 2 and says in r.stderr

@@ -369,7 +369,8 @@ def test_the_page_explains_lines_and_clocks_only_when_a_game_has_them(tmp_path: 
         "clocks": "clocks: Black {B}, White {W}",
         "noClock": "no clock yet",
     }
-    assert "words" not in report_data(plain)
+    # The plain game's words are its comments' alone.
+    assert report_data(plain)["words"] == {"comment": "comment: {C}"}
     assert '<div class="lines">' not in plain and '<p class="viewer-clocks"' not in plain
     assert '<div class="lines">' in annotated and '<p class="viewer-clocks"' in annotated
     # Still nothing fetched from anywhere.

@@ -332,8 +332,12 @@ def test_the_language_server_refuses_a_huge_side_quickly(tmp_path: Path) -> None
     from keilref.lsp import KeilServer
 
     abstract_games._cell_points.cache_clear()
+    from lsprotocol import types as lsp
+
     server = KeilServer()
-    diagnostics, games, _ = _quick(lambda: server.check(TextDocument((tmp_path / "big.moves.json").as_uri(), BIG)))
+    server.lsp.lsp_initialize(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+    found = _quick(lambda: server.check(TextDocument((tmp_path / "big.moves.json").as_uri(), BIG)))
+    diagnostics, games = found.diagnostics, found.games
     (d,) = diagnostics
     line, column = where(BIG, "999")
     assert (d.code, d.range.start.line + 1, d.range.start.character + 1, games) == ("error", line, column, 1)

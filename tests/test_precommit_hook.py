@@ -123,6 +123,11 @@ def test_the_hooks_under_real_pre_commit(scratch: Path, tmp_path: Path) -> None:
         if isinstance(c, dict) and "repos" in c
     ]
     assert [h["id"] for h in shown["repos"][0]["hooks"]] == ["keilref-check", "keilref-fmt"]
+    # The docs pin this version's release tag, which the checkout under test
+    # lacks (releases are tagged on their commit): a commit of it stands in.
+    from keilref import __version__
+
+    assert shown["repos"][0]["rev"] == f"v{__version__}"
     shown["repos"][0].update(repo=source.as_posix(), rev=rev)
     (scratch / ".pre-commit-config.yaml").write_text(yaml.safe_dump(shown), encoding="utf-8")
     git(scratch, "rm", "-q", "--cached", "illegal.keil")

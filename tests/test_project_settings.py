@@ -61,8 +61,10 @@ def test_show_settings_says_what_applies_to_each_file_and_why(project: Path) -> 
     assert r.exit_code == 0
     lines = r.stdout.splitlines()
     assert lines[0] == f"settings: {project.resolve() / 'keilref.toml'}"
-    assert "jobs = 1 (command line or default)" in lines
-    assert "exclude = ['.*', 'drafts'] (command line or default)" in lines
+    settings = f"settings: {project.resolve() / 'keilref.toml'}"
+    assert "jobs = 1 (command line)" in lines
+    assert "exclude = ['.*'] (default)" in lines
+    assert f"extend-exclude = ['drafts'] ({settings})" in lines
     assert lines[-2:] == [
         './2019/old.keil: rules keil-2019 (per-path-rules "2019/*")',
         "./new/ko.keil: rules keil (rules)",
@@ -92,7 +94,7 @@ def test_settings_are_found_from_a_subdirectory_and_keilref_toml_wins(project: P
     os.chdir(project / "new")
     r = run("check", "--show-settings", ".")
     assert r.stdout.splitlines()[0] == f"settings: {project.resolve() / 'keilref.toml'}"
-    assert "strict = False (settings)" in r.stdout
+    assert f"strict = False (settings: {project.resolve() / 'keilref.toml'})" in r.stdout
 
 
 def test_stats_filter_and_fmt_take_the_search_settings_and_rules(project: Path) -> None:
@@ -117,8 +119,10 @@ def test_the_settings_in_the_docs_apply_as_they_say(project: Path) -> None:
     (project / "drafts" / "x.keil").write_text("not a record", encoding="utf-8")
     shown = run("check", "--show-settings", ".")
     assert shown.exit_code == 0, shown.output
-    assert "strict = True (settings)" in shown.stdout and "jobs = 2 (settings)" in shown.stdout
+    settings = f"settings: {project.resolve() / 'pyproject.toml'}"
+    assert f"strict = True ({settings})" in shown.stdout and f"jobs = 2 ({settings})" in shown.stdout
+    assert f"encoding = 'utf-8' ({settings})" in shown.stdout
     assert './2019/old.keil: rules keil-2019 (per-path-rules "2019/*")' in shown.stdout
-    assert "drafts" not in shown.stdout.split("\n", 6)[-1]  # left out of the search
+    assert not [line for line in shown.stdout.splitlines() if "drafts/" in line]  # left out of the search
     r = run("check", ".")
     assert r.exit_code == 1 and "./2019/old.keil:1:1: game 1: unfinished" in r.stdout  # strict

@@ -167,9 +167,14 @@ def _lsp_check(uri: str, text: str) -> tuple[list[Any], int, int]:
     pytest.importorskip("pygls")
     from pygls.workspace import TextDocument
 
+    from lsprotocol import types as lsp
+
     from keilref.lsp import KeilServer
 
-    return KeilServer().check(TextDocument(uri, text))
+    server = KeilServer()
+    server.lsp.lsp_initialize(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+    found = server.check(TextDocument(uri, text))
+    return found.diagnostics, found.games, found.checked
 
 
 # --------------------------------------------------------------------------

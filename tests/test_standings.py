@@ -89,14 +89,17 @@ def test_the_text_standings_show_the_table_the_crosstable_and_what_is_left_out(t
     assert cross["Ana"] == ["-", "1", "½", "x", "1", "1"]
     assert cross["Cai"] == ["x", "½", "½", "-", "x", "1"]
     assert cross["Fay"] == ["0", "0", "1", "0", "0", "-"]
-    assert lines[-2:] == [
+    assert lines[-5:-3] == [
         f"  round 3, Cai - Ana: illegal at {path}:31:7 (game 8)",
         f"  round 4, Ben - Cai: mismatch at {path}:47:10 (game 12)",
     ]
+    assert lines[-3:-1] == ["", "15 games read: 13 counted, 2 not counted"]
+    assert lines[-1].startswith("SB: Sonneborn-Berger")
 
 
-def test_a_game_without_the_four_tags_takes_no_part(tmp_path: Path) -> None:
+def test_a_game_without_players_makes_no_standings(tmp_path: Path) -> None:
     path = tmp_path / "loose.keil"
-    path.write_text('[Event "E"] [Black "A"] [White "B"]\n' + WIN_BLACK, encoding="utf-8")
+    path.write_text('[Event "E"] [Round "1"]\n' + WIN_BLACK, encoding="utf-8")
     result = CliRunner().invoke(app, ["stats", "--standings", str(path)])
-    assert (result.exit_code, result.stdout) == (EXIT_OK, "no standings: no game has Event, Round, Black and White tags\n")
+    expected = "no standings: none of the 1 games read names both its players (Black and White tags)\n"
+    assert (result.exit_code, result.stdout) == (EXIT_OK, expected)

@@ -23,7 +23,7 @@ from keilref.records.sources import Source
 from keilref.cli.terminal import ChoiceError, choose, excerpt, runner_safe_streams
 from keilref.escaping import shown_name
 from keilref.engine.rules import all_rules
-from keilref.project import Project, ProjectError, find_project
+from keilref.project import Found, Project, ProjectError, Projects, find_sources
 
 if TYPE_CHECKING:
     pass
@@ -219,6 +219,16 @@ ExtendExcludeOption = Annotated[
 ]
 
 
+ForceExcludeOption = Annotated[
+    bool,
+    typer.Option(
+        "--force-exclude",
+        help="Leave out what the excludes match even among the files named on the command line "
+        "(as pre-commit names them); without it, a file given by name is always read.",
+    ),
+]
+
+
 StdinFilenameOption = Annotated[
     Optional[str],
     typer.Option(
@@ -275,10 +285,26 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     raise Failed(code)
 
 
-def load_project() -> Project:
-    """The project's settings, or a one-line usage error and exit 2."""
+def load_project(path: str | None = None) -> Project:
+    """The settings that govern ``path`` (the working directory's when none
+    is given), or a one-line usage error and exit 2."""
     try:
-        return find_project()
+        return Projects().in_folder() if path is None else Projects().of(path)
+    except ProjectError as e:
+        fail(str(e))
+
+
+def load_sources(
+    paths: Sequence[str], *, stdin_filename: str | None = None, **options: Any
+) -> tuple[Project, Found]:
+    """A run's own settings (:meth:`Projects.for_run`) and the records
+    ``paths`` name, each under its own project's settings
+    (:func:`~keilref.project.find_sources`, which takes ``options``); a
+    settings file that cannot be used is a one-line usage error and exit 2."""
+    projects = Projects()
+    try:
+        run = projects.for_run(paths, stdin_filename)
+        return run, find_sources(paths, projects=projects, stdin_filename=stdin_filename, **options)
     except ProjectError as e:
         fail(str(e))
 

@@ -5,19 +5,20 @@ from __future__ import annotations
 import os
 import sys
 import types
+from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Annotated, NoReturn, Optional, TextIO
 
 import typer
 
-from keilref.referee.batches import check_sources
+from keilref.referee.batches import judged_sources
 from keilref.records.sources import STDIN, PathError, Source, forget_stdin, keep_stdin
 from keilref.cli.terminal import Interrupts, workflow_commands
-from keilref.formats import FORMATS, OutputFormat
-from keilref.formats.output import VerdictPrinter, printed_checks
+from keilref.formats import FORMATS, CheckOptions
+from keilref.formats.tally import Tally
 from keilref.escaping import shown_name
 
-from keilref.project import Project, Sources
+from keilref.project import Found, Project
 from keilref.cli.output_file import OutputFile, OutputFileOption, output_to
 from keilref.cli.app import (
     EXIT_FAILED,
@@ -28,6 +29,7 @@ from keilref.cli.app import (
     ExcludeOption,
     Failed,
     ExtendExcludeOption,
+    ForceExcludeOption,
     JobsOption,
     RulesOption,
     StdinFilenameOption,
@@ -35,7 +37,7 @@ from keilref.cli.app import (
     _choose,
     _workers,
     fail,
-    load_project,
+    load_sources,
     progress_bar,
     say_note,
     stdin_named,
@@ -79,6 +81,7 @@ def check(
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
     stdin_filename: StdinFilenameOption = None,
+    force_exclude: ForceExcludeOption = False,
     output: OutputFileOption = None,
     scheduler: Annotated[
         Optional[str],
@@ -99,12 +102,10 @@ def check(
     ] = False,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
-    project = load_project()
-    # The command line first, then the project's settings, then keilref's defaults.
-    format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
-    strict = strict if strict is not None else bool(project.strict)
-    jobs = jobs if jobs is not None else project.jobs
-    chosen = FORMATS[format]
+    given = _Given(format=format, strict=strict, jobs=jobs, encoding=encoding, exclude=exclude,
+                   extend_exclude=extend_exclude)
+    if format is not None:
+        format = _choose(format, tuple(FORMATS), "--format")
     rules = _check_rules(rules)
     stdin_named(paths, stdin_filename)
     if not paths:
@@ -117,7 +118,7 @@ def check(
         missing.append(e)
         typer.echo(f"keilref: {e}", err=True)
 
-    found = project.sources_for(
+    project, found = load_sources(
         paths,
         encoding=encoding,
         exclude=exclude,
@@ -125,79 +126,74 @@ def check(
         stdin_filename=stdin_filename,
         rules=rules,
         compressed=True,
+        force_exclude=force_exclude,
         on_error=report_missing,
         on_note=say_note,
     )
+    # The command line first, then the run's settings, then keilref's defaults.
+    format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
+    strict = strict if strict is not None else bool(project.strict)
+    jobs = jobs if jobs is not None else project.jobs
+    if not show_settings and not found.sources and not missing and found.excluded:
+        say_note(f"every path given is excluded by the settings (--force-exclude): {len(found.excluded)} left out")
+        raise typer.Exit(EXIT_OK)
     screen = sys.stdout  # the terminal, while -o takes standard output
     with output_to(output, found.sources) as target:
-        _check(
-            found, missing, project, chosen, screen, target, rules=rules, strict=strict, quiet=quiet, jobs=jobs,
-            scheduler=scheduler, show_settings=show_settings, exit_zero=exit_zero,
+        if show_settings:
+            _print_settings(project, found, given, rules=rules, format=format, strict=strict, jobs=jobs)
+            raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
+        options = CheckOptions(
+            format=format, strict=strict, quiet=quiet, rules=rules, jobs=jobs, encoding=encoding,
+            exclude=tuple(exclude or ()), scheduler=scheduler, show_settings=show_settings, exit_zero=exit_zero,
+            summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None, warn=_warn,
+            sources={s.name: s for s in found.sources},
         )
+        _check(found.sources, missing, options, screen, target)
+
+
+def _warn(message: str) -> None:
+    typer.echo(f"keilref: {message}", err=True)
 
 
 def _check(
-    found: Sources,
+    sources: list[Source],
     missing: list[PathError],
-    project: Project,
-    chosen: OutputFormat,
+    options: CheckOptions,
     screen: TextIO,
     target: OutputFile | None,
-    *,
-    rules: str | None,
-    strict: bool,
-    quiet: bool,
-    jobs: int | None,
-    scheduler: str | None,
-    show_settings: bool,
-    exit_zero: bool,
 ) -> NoReturn:
-    format = chosen.name
-    sources = found.sources
-    if show_settings:
-        _print_settings(
-            project, sources, rules=rules, strict=strict, format=format, jobs=jobs, encoding=found.encoding,
-            exclude=found.exclude,
-        )
-        raise typer.Exit(EXIT_USAGE if missing else EXIT_OK)
+    chosen = FORMATS[options.format]
     if not sources:
         raise Failed(EXIT_USAGE)  # each path's error is said
     if chosen.rereads and any(s.is_stdin for s in sources):
         keep_stdin()
     try:
-        workers = _workers(jobs)
-        cluster = _cluster(scheduler)
+        workers = _workers(options.jobs)
+        cluster = _cluster(options.scheduler)
         # The annotations pass the guard that keeps every other line from starting with '::'.
         printed: Callable[[str], object] = (
             workflow_commands(screen) if chosen.runner_commands else (lambda text: typer.echo(text, nl=False))
         )
-        printer = VerdictPrinter(
-            printed if target is None else target.write,
-            format,
-            strict=strict,
-            quiet=quiet,
-            summary_path=os.environ.get("GITHUB_STEP_SUMMARY") or None,
-            warn=lambda message: typer.echo(f"keilref: {message}", err=True),
-            rules=rules,
-            sources=sources,
-        )
+        tally = Tally(printed if target is None else target.write, options)
         interrupted = False
         try:
             # A report to a file leaves the terminal free for a progress bar.
             with Interrupts() as interrupts, progress_bar(sources, streaming=target is None) as advance:
-                if cluster is None and chosen.kind == "line":
-                    # Each verdict printed in the worker that judged it (the same lines).
-                    for item in printed_checks(sources, format, strict=strict, rules=rules, jobs=workers, on_progress=advance):
-                        with interrupts.atomic():
-                            printer.add_printed(item)
-                else:
-                    if cluster is None:
-                        verdicts = check_sources(sources, rules=rules, jobs=workers, on_progress=advance)
-                    else:
-                        verdicts = cluster.check_on_cluster(sources, str(scheduler), rules=rules, on_progress=advance)
-                    for v in verdicts:
+                if cluster is None:
+                    # Each verdict made ready for the writer in the worker that judged it.
+                    judged = judged_sources(
+                        sources, tally.in_worker(), rules=options.rules, jobs=workers, on_progress=advance
+                    )
+                    for item in judged:
                         with interrupts.atomic():  # a verdict is counted and printed together
-                            printer.add(v)
+                            tally.take(item)
+                else:
+                    verdicts = cluster.check_on_cluster(
+                        sources, str(options.scheduler), rules=options.rules, on_progress=advance
+                    )
+                    for v in verdicts:
+                        with interrupts.atomic():
+                            tally.add(v)
         except KeyboardInterrupt:
             interrupted = True
         except Exception as e:
@@ -206,15 +202,16 @@ def _check(
             fail(str(e))
         if interrupted and target is not None:
             # The file is left as it was rather than half a report: the summary says how far the check got.
-            summary = printer.summary(interrupted=True)
+            summary = tally.summary(interrupted=True).line
         else:
-            summary = printer.close(interrupted=interrupted)
-        if interrupted and (format != "text" or target is not None):
+            summary = tally.close(interrupted=interrupted).line
+        said = tally.writer.writes_summary
+        if interrupted and (not said or target is not None):
             typer.echo(f"keilref: {summary}", err=True)
         elif not interrupted and target is not None:
             # The report went to a file: the terminal still says how the check went.
             typer.echo(summary, file=screen)
-        elif not interrupted and format != "text" and sys.stderr.isatty():
+        elif not interrupted and not said and sys.stderr.isatty():
             # Standard output holds the document, which the summary must not
             # break; a pipeline reading standard error gets nothing it did not ask for.
             typer.echo(f"keilref: {summary}", err=True)
@@ -222,7 +219,7 @@ def _check(
             raise typer.Exit(EXIT_INTERRUPTED)
         if missing:
             raise typer.Exit(EXIT_USAGE)
-        raise typer.Exit(EXIT_FAILED if printer.failed and not exit_zero else EXIT_OK)
+        raise typer.Exit(EXIT_FAILED if tally.failed and not options.exit_zero else EXIT_OK)
     finally:
         forget_stdin()  # what keep_stdin kept, however the check ended
 
@@ -239,20 +236,58 @@ def _cluster(scheduler: str | None) -> types.ModuleType | None:
     return cluster
 
 
-def _print_settings(project: Project, sources: list[Source], **effective: object) -> None:
-    """``check --show-settings``: each setting's value and where it comes from, then each file's rules."""
-    where = shown_name(str(project.path)) if project.path is not None else "none found (keilref defaults)"
-    typer.echo(f"settings: {where}")
-    for name, value in effective.items():
-        if name == "rules":
-            continue
-        key = name.replace("_", "-")
-        origin = "settings" if key in project.given else "command line or default"
-        shown = list(value) if isinstance(value, tuple) else value
-        typer.echo(f"{key} = {shown!r} ({origin})")
-    for source in sources:
-        if effective.get("rules") is not None:
-            typer.echo(f"{shown_name(source.name)}: rules {effective['rules']} (--rules)")
-            continue
-        rules, why = project.rules_for(source.name)
-        typer.echo(f"{shown_name(source.name)}: rules {rules or 'from each game'} ({why})")
+@dataclass(frozen=True)
+class _Given:
+    """The settings the command line gave (``None``: not given)."""
+
+    format: str | None
+    strict: bool | None
+    jobs: int | None
+    encoding: str | None
+    exclude: list[str] | None
+    extend_exclude: list[str] | None
+
+
+def _print_settings(run: Project, found: Found, given: _Given, *, rules: str | None, **effective: object) -> None:
+    """``check --show-settings``: a block for each settings file that governs
+    a path given, in the order of its first path: the file, each setting's
+    value and where it comes from, then the rules of each of its records.
+    The first block also holds the run's own settings (``format``,
+    ``strict``, ``jobs``), which come from :meth:`~keilref.project.Projects.for_run`."""
+    blocks = [(p, f.sources) for p, f in found.governed] or [(run, [])]
+    for i, (project, sources) in enumerate(blocks):
+        where = shown_name(str(project.path)) if project.path is not None else "none found (keilref defaults)"
+        typer.echo(f"settings: {where}")
+        if i == 0:
+            for key, value in effective.items():
+                typer.echo(f"{key} = {value!r} ({_origin(run, key, getattr(given, key) is not None)})")
+        _print_search(project, given)
+        for source in sources:
+            if rules is not None:
+                typer.echo(f"{shown_name(source.name)}: rules {rules} (--rules)")
+                continue
+            chosen, why = project.rules_for(source.name)
+            typer.echo(f"{shown_name(source.name)}: rules {chosen or 'from each game'} ({why})")
+
+
+def _print_search(project: Project, given: _Given) -> None:
+    """How a project's records are read: encoding and excludes, each with its source."""
+    encoding = given.encoding or project.encoding or "utf-8"
+    typer.echo(f"encoding = {encoding!r} ({_origin(project, 'encoding', given.encoding is not None)})")
+    exclude = project.base_exclude(given.exclude)
+    typer.echo(f"exclude = {list(exclude)!r} ({_origin(project, 'exclude', given.exclude is not None)})")
+    extend = [*project.extend_exclude, *(given.extend_exclude or ())]
+    origins = [
+        *([_origin(project, "extend-exclude", False)] if "extend-exclude" in project.given else []),
+        *(["command line"] if given.extend_exclude else []),
+    ]
+    typer.echo(f"extend-exclude = {extend!r} ({', '.join(origins) or 'default'})")
+
+
+def _origin(project: Project, key: str, on_command_line: bool) -> str:
+    """Where a setting's value comes from, as ``--show-settings`` says it."""
+    if on_command_line:
+        return "command line"
+    if key in project.given:
+        return f"settings: {shown_name(str(project.path))}"
+    return "default"

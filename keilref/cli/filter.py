@@ -20,13 +20,14 @@ from keilref.cli.app import (
     EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
+    ForceExcludeOption,
     JobsOption,
     StdinFilenameOption,
     _choose,
     _check_rules,
     _workers,
     fail,
-    load_project,
+    load_sources,
     say_note,
     stdin_named,
     app,
@@ -71,6 +72,7 @@ def filter_games(
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
     stdin_filename: StdinFilenameOption = None,
+    force_exclude: ForceExcludeOption = False,
 ) -> None:
     """Write the matching games verbatim, comments and all; say where each duplicate first appeared."""
     from keilref.referee.filter import Criteria, Repeats, run_filter
@@ -90,20 +92,21 @@ def filter_games(
         if not eq or not name:
             fail(f"--tag {t!r} is not Name=value")
         tags.append((name, value))
-    project = load_project()
-    jobs = jobs if jobs is not None else project.jobs
     try:
         # --rules here chooses games, it replays nothing: the project's rules always apply.
-        sources = project.sources_for(
+        project, found = load_sources(
             paths,
             encoding=encoding,
             exclude=exclude,
             extend_exclude=extend_exclude,
             stdin_filename=stdin_filename,
             on_note=say_note,
-        ).sources
+            force_exclude=force_exclude,
+        )
     except PathError as e:
         fail(str(e))
+    sources = found.sources
+    jobs = jobs if jobs is not None else project.jobs
     criteria = Criteria(
         statuses=frozenset(status or ()),
         rules=frozenset(rules or ()),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -20,13 +21,14 @@ from keilref.cli.app import (
     EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
+    ForceExcludeOption,
     StdinFilenameOption,
 
     EXIT_FAILED,
     EXIT_OK,
     PathsArgument,
     fail,
-    load_project,
+    load_sources,
     say_note,
     stdin_named,
     app,
@@ -60,6 +62,7 @@ def fmt(
     extend_exclude: ExtendExcludeOption = None,
     encoding: EncodingOption = None,
     stdin_filename: StdinFilenameOption = None,
+    force_exclude: ForceExcludeOption = False,
 ) -> None:
     """Rewrite records in the canonical layout (to stdout by default).
 
@@ -83,9 +86,8 @@ def fmt(
             typer.echo(f"keilref: {symlink_refused(path, directory=True)}", err=True)
         paths = [p for p in paths if p not in linked]
         failed = bool(linked)
-    project = load_project()
     try:
-        sources = project.sources_for(
+        _, found = load_sources(
             paths,
             encoding=encoding,
             exclude=exclude,
@@ -93,9 +95,14 @@ def fmt(
             stdin_filename=stdin_filename,
             matches=False,
             on_note=say_note,
-        ).sources
+            force_exclude=force_exclude,
+        )
     except PathError as e:
         fail(str(e))
+    sources = found.sources
+    if "-" in paths and not any(s.is_stdin for s in sources) and not (check or diff):
+        # Standard input under an excluded name is an editor's buffer: handed back as it came, as ruff does.
+        typer.echo(sys.stdin.buffer.read(), nl=False)
     for source in sources:
         try:
             outcome = formatting.format_source(source, write=in_place, force=force, follow_symlinks=follow_symlinks)

@@ -14,7 +14,7 @@ from keilref import wording
 from keilref.formats import text as report
 from keilref.records.sources import NoSuchGame, PathError, Source, nth_game
 from keilref.values import Color, format_number
-from keilref.escaping import shown_name
+from keilref.escaping import one_line, shown_name
 from keilref.errors import RecordError
 from keilref.engine.rules import ButtonRule
 from keilref.records.record import Record, Turn
@@ -43,9 +43,9 @@ from keilref.cli.app import (
 
 def _load(file: str, game: int, encoding: str | None = None) -> Record:
     """The ``game``-th record of ``file`` (read in ``encoding``, else the
-    project's, else UTF-8), or a one-line error and exit."""
+    settings of its folder, else UTF-8), or a one-line error and exit."""
     try:
-        item = nth_game(file, game, encoding=load_project().encoding_for(encoding))
+        item = nth_game(file, game, encoding=load_project(file).encoding_for(encoding))
     except (PathError, NoSuchGame) as e:
         fail(str(e))
     if isinstance(item, RecordError):
@@ -69,17 +69,6 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
             t.column,
             wording.showing_before(game, wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)),
         )
-    return rep
-
-
-def _position(
-    file: str, game: int, turn: int | None, rules: str | None, *, header: bool = True, encoding: str | None = None
-) -> Replay:
-    """Load, replay and print the header line: what show, score and legal share."""
-    record = _load(file, game, encoding)
-    rep = _replay(file, record, game, turn, rules)
-    if header:
-        typer.echo(report.position_header(file, game, rep.setup, rep.game.turn, len(record.turns)))
     return rep
 
 
@@ -159,6 +148,13 @@ class _Shown:
         last = self.path[-1]
         return wording.glyphed(last.text, last.glyphs)
 
+    def comment_line(self) -> str | None:
+        """The annotator's comment on the turn shown, made one safe line; ``None`` without one."""
+        if not self.path:
+            return None
+        remark = self.path[-1].remark
+        return None if remark is None else wording.comment_line(one_line(remark))
+
     def clock_line(self) -> str | None:
         if not self.clocks:
             return None
@@ -226,6 +222,26 @@ def _say_illegal(file: str, game: int, rep: Replay, bad: Node) -> None:
     say_at(file, t.line, t.column, wording.showing_before(game, what))
 
 
+def _shown(
+    file: str, game: int, turn: int | None, line: str, rules: str | None, encoding: str | None
+) -> _Shown:
+    """The position ``--line`` and ``--turn`` name, replayed: what show, score and legal share."""
+    place = _line_place(line)
+    record = _load(file, game, encoding)
+    if place is None:
+        return _main_line(file, record, game, turn, rules)
+    return _variation(file, record, game, place, turn, rules)
+
+
+def _header(file: str, game: int, seen: _Shown, *, glyphs: bool = False) -> None:
+    rep = seen.rep
+    typer.echo(
+        report.position_header(
+            file, game, rep.setup, rep.game.turn, seen.turns, line=seen.place, shown=seen.shown if glyphs else None
+        )
+    )
+
+
 @app.command()
 def show(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
@@ -242,18 +258,11 @@ def show(
     """Draw the position after a turn (by default, the end) of the game or of one of its variations."""
     with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
-        place = _line_place(line)
-        record = _load(file, game, encoding)
-        if place is None:
-            seen = _main_line(file, record, game, turn, rules)
-        else:
-            seen = _variation(file, record, game, place, turn, rules)
+        seen = _shown(file, game, turn, line, rules, encoding)
         rep = seen.rep
         if format != "text":
             _picture(rep, format, territory=territory, notes=seen.notes())
-        typer.echo(
-            report.position_header(file, game, rep.setup, rep.game.turn, seen.turns, line=place, shown=seen.shown)
-        )
+        _header(file, game, seen, glyphs=True)
         g = rep.game
         typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
         moves = g.moves
@@ -262,6 +271,9 @@ def show(
             typer.echo(f"last turn: {len(moves)} {moves[-1]} ({_color(mover)})")
         else:
             typer.echo("last turn: none")
+        comment = seen.comment_line()
+        if comment is not None:
+            typer.echo(comment)
         if g.captures:
             p = g.prisoners
             typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
@@ -292,6 +304,7 @@ def score(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
     game: GameOption = 1,
     turn: TurnOption = None,
+    line: LineOption = "main",
     unicode: UnicodeOption = False,
     rules: RulesOption = None,
     format: PictureFormatOption = "text",
@@ -301,7 +314,10 @@ def score(
     """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
     with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
-        rep = _position(file, game, turn, rules, header=format == "text", encoding=encoding)
+        seen = _shown(file, game, turn, line, rules, encoding)
+        rep = seen.rep
+        if format == "text":
+            _header(file, game, seen)
         if format != "text":
             counted = rep.game.score()
             what = "result" if rep.game.is_over else "count so far"
@@ -316,8 +332,8 @@ def score(
             report.score_table(counted, half_point_in_play=g.button_in_play or counted.half_point is not None),
             nl=False,
         )
-        for line in g.explain_score():
-            typer.echo(line)
+        for said in g.explain_score():
+            typer.echo(said)
         _exit_for(rep)
 
 
@@ -326,13 +342,16 @@ def legal(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
     game: GameOption = 1,
     turn: TurnOption = None,
+    line: LineOption = "main",
     rules: RulesOption = None,
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
 ) -> None:
     """List the legal turns in the position after a turn (by default, the end)."""
     with output_to(output, [Source(file)]):
-        rep = _position(file, game, turn, rules, encoding=encoding)
+        seen = _shown(file, game, turn, line, rules, encoding)
+        _header(file, game, seen)
+        rep = seen.rep
         g = rep.game
         if rep.ended:
             typer.echo("the game is over: no turn is legal")

@@ -18,13 +18,14 @@ from keilref.cli.app import (
     EncodingOption,
     ExcludeOption,
     ExtendExcludeOption,
+    ForceExcludeOption,
     JobsOption,
     RulesOption,
     StdinFilenameOption,
     _check_rules,
     _workers,
     fail,
-    load_project,
+    load_sources,
     progress_bar,
     say_note,
     stdin_named,
@@ -45,12 +46,22 @@ def stats(
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
     stdin_filename: StdinFilenameOption = None,
+    force_exclude: ForceExcludeOption = False,
     output: OutputFileOption = None,
     standings: Annotated[
         bool,
         typer.Option(
             "--standings",
-            help="Print each event's standings and crosstable instead, from the games whose verdict is ok.",
+            help="Print each event's standings and crosstable instead, from the games whose verdict is ok; "
+            "every other game is listed as not counted, with its reason.",
+        ),
+    ] = False,
+    ratings: Annotated[
+        bool,
+        typer.Option(
+            "--ratings",
+            help="Standings, and each player's Elo rating (start 1500, K 32) from the counted games, "
+            "in date order.",
         ),
     ] = False,
 ) -> None:
@@ -61,10 +72,8 @@ def stats(
         fail(f"unknown format {format!r} (expected {', '.join(stats_report.STATS_FORMATS)})")
     _check_rules(rules)
     stdin_named(paths, stdin_filename)
-    project = load_project()
-    jobs = jobs if jobs is not None else project.jobs
     try:
-        sources = project.sources_for(
+        project, found = load_sources(
             paths,
             encoding=encoding,
             exclude=exclude,
@@ -72,15 +81,25 @@ def stats(
             stdin_filename=stdin_filename,
             rules=rules,
             on_note=say_note,
-        ).sources
+            force_exclude=force_exclude,
+        )
     except PathError as e:
         fail(str(e))
+    sources = found.sources
+    jobs = jobs if jobs is not None else project.jobs
     with output_to(output, sources):
-        _stats(sources, rules=rules, jobs=jobs, format=format, plot=plot, standings=standings)
+        _stats(sources, rules=rules, jobs=jobs, format=format, plot=plot, standings=standings or ratings, rate=ratings)
 
 
 def _stats(
-    sources: list[Source], *, rules: str | None, jobs: int | None, format: str, plot: Path | None, standings: bool
+    sources: list[Source],
+    *,
+    rules: str | None,
+    jobs: int | None,
+    format: str,
+    plot: Path | None,
+    standings: bool,
+    rate: bool = False,
 ) -> None:
     from keilref.formats import stats_report
     from keilref.referee.stats import archive_stats
@@ -88,12 +107,12 @@ def _stats(
     if standings:
         from keilref.formats import standings_report
         from keilref.referee.batches import check_sources
-        from keilref.referee.standings import standings as event_standings
+        from keilref.referee.standings import game_of
 
         with progress_bar(sources, streaming=False) as advance:
-            events = event_standings(check_sources(sources, rules=rules, jobs=_workers(jobs), on_progress=advance))
+            games = [game_of(v) for v in check_sources(sources, rules=rules, jobs=_workers(jobs), on_progress=advance)]
         writer = standings_report.to_text if format == "text" else standings_report.to_json
-        typer.echo(writer(events), nl=False)
+        typer.echo(writer(games, rate=rate), nl=False)
         return
     with progress_bar(sources, streaming=False) as advance:
         result = archive_stats(sources, rules=rules, jobs=_workers(jobs), on_progress=advance)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
 from keilref.escaping import RunnerGuard, defused, line_window
+from keilref.records.inputs import foreign_encoding
 
 __all__ = [
     "ChoiceError", "Interrupts", "RunnerSafeStream", "ascii_fallback", "choose", "excerpt", "runner_safe_streams",
@@ -243,6 +244,8 @@ def excerpt(path: str, line: int, column: int) -> list[str]:
         # Lines end at LF only (a CR before it is part of the ending), as the parser counts them.
         with open(path, "rb") as f:
             for number, raw in enumerate(f, 1):
+                if number == 1 and foreign_encoding(raw) is not None:
+                    return []  # UTF-16 or UTF-32: its lines are not UTF-8 text to quote
                 if number == line:
                     break
             else:

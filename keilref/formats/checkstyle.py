@@ -16,8 +16,8 @@ from xml.sax.saxutils import quoteattr
 
 import keilref
 from keilref.escaping import one_line, shown_name
-from keilref.formats import WriterOptions
-from keilref.formats.findings import Finding, Level, findings
+from keilref.formats import CheckOptions, Causes, Summary, Writer
+from keilref.formats.findings import Finding, Level, Weight, findings, game_of
 from keilref.referee.verdict import Verdict
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -28,22 +28,26 @@ def _attr(text: str) -> str:
     return quoteattr(_NOT_XML.sub("\ufffd", one_line(text)))
 
 
+SEVERITIES = {Weight.FAILS: "error", Weight.STRICT: "warning", Weight.INFORMS: "warning"}
+"""Checkstyle's words for how much a finding weighs."""
+
+
 def severity(f: Finding) -> str:
-    return "warning" if f.rule in ("unfinished", "warning") else "error"
+    return SEVERITIES[f.weight]
 
 
-class CheckstyleWriter:
+class CheckstyleWriter(Writer):
     """``<checkstyle>``, then a ``<file>`` per file with faults, in the order the games come."""
 
-    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
+    def __init__(self, write: Callable[[str], object], options: CheckOptions = CheckOptions()) -> None:
+        super().__init__(write, options)
         self._write = write
-        self._strict = options.strict
         self._file: str | None = None
         self._write('<?xml version="1.0" encoding="UTF-8"?>\n')
         self._write(f"<checkstyle version={_attr(keilref.__version__)}>\n")
 
     def add(self, v: Verdict) -> None:
-        for f in findings(v, strict=self._strict):
+        for f in findings(v, self.options):
             if f.level is not Level.ERROR:
                 continue
             if v.file != self._file:
@@ -60,15 +64,26 @@ class CheckstyleWriter:
             self._write("  </file>\n")
         self._file = None
 
-    def close(self) -> None:
+    def close(self, summary: Summary | None = None) -> None:
         self._end_file()
         self._write("</checkstyle>\n")
+
+    @classmethod
+    def read_back(cls, text: str) -> Causes:
+        import xml.etree.ElementTree as ET
+
+        failing: Causes = {}
+        for file in ET.fromstring(text):
+            for error in file:
+                key = (file.get("name", ""), game_of(error.get("message", "")))
+                failing.setdefault(key, []).append(error.get("source", "").removeprefix("keilref."))
+        return failing
 
 
 def checkstyle_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:
     """The whole report as a string (see :class:`CheckstyleWriter`)."""
     parts: list[str] = []
-    writer = CheckstyleWriter(parts.append, WriterOptions(strict=strict))
+    writer = CheckstyleWriter(parts.append, CheckOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

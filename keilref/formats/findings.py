@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from keilref.values import Reason
 from keilref import wording
 from keilref.escaping import one_line
+from keilref.formats import CheckOptions
 from keilref.referee.verdict import Fault, Status, Verdict
 
 
@@ -28,6 +29,19 @@ class Level(enum.Enum):
     """The game passes, but a reader may want to know (an unfinished game without --strict)."""
 
 
+class Weight(enum.Enum):
+    """How much a finding of a rule weighs: each format words it in its own
+    vocabulary (SARIF's levels, GitLab's and Checkstyle's severities, the
+    editor's), from this one decision."""
+
+    FAILS = "fails"
+    """The game fails the check, strict or not (an illegal turn, a mismatch, an error)."""
+    STRICT = "strict"
+    """The game fails only by ``--strict`` (a warning)."""
+    INFORMS = "informs"
+    """Said even without ``--strict``, which fails the game by it (an unfinished game)."""
+
+
 @dataclass(frozen=True)
 class Rule:
     """One kind of finding: a status, or for an illegal turn, its reason."""
@@ -35,13 +49,16 @@ class Rule:
     id: str
     """Stable: ``mismatch``, ``error``, ``unfinished``, ``warning``, or ``illegal/<reason>``."""
     description: str
+    weight: Weight = Weight.FAILS
 
 
 RULES: tuple[Rule, ...] = (
     *(Rule(f"illegal/{r.value}", wording.illegal_rule(r)) for r in Reason),
-    *(Rule(s.value, wording.STATUSES[s.value]) for s in (Status.MISMATCH, Status.ERROR, Status.UNFINISHED)),
+    Rule(Status.MISMATCH.value, wording.STATUSES[Status.MISMATCH.value]),
+    Rule(Status.ERROR.value, wording.STATUSES[Status.ERROR.value]),
+    Rule(Status.UNFINISHED.value, wording.STATUSES[Status.UNFINISHED.value], Weight.INFORMS),
     # Last, so that the indexes of the rules before it stay what they were.
-    Rule("warning", wording.WARNING_RULE),
+    Rule("warning", wording.WARNING_RULE, Weight.STRICT),
 )
 """Every rule a finding can name, in a fixed order (SARIF refers to them by index)."""
 
@@ -89,6 +106,11 @@ class Finding:
     same game failing the same way has the same fingerprint in every run,
     even when lines above it move (see :func:`fingerprint`)."""
 
+    @property
+    def weight(self) -> Weight:
+        """How much its rule weighs (see :class:`Weight`)."""
+        return RULES[RULE_INDEX[self.rule]].weight
+
 
 def rule_id(v: Verdict) -> str:
     """The rule of the verdict's status: ``illegal/<reason>`` or the status."""
@@ -119,10 +141,16 @@ def message(v: Verdict, fault: Fault | None = None) -> str:
     return one_line(wording.fault_sentence(v, fault))
 
 
-def findings(v: Verdict, *, strict: bool = False) -> tuple[Finding, ...]:
-    """The game's faults as findings (see :meth:`Verdict.faults`), and for an
-    unfinished game that passes, one note."""
-    faults = v.faults(strict=strict)
+def game_of(message: str) -> int:
+    """The game a finding's message names (``game 3: ...``), for reading a report back."""
+    head, _, _ = message.partition(": ")
+    return int(head.removeprefix("game "))
+
+
+def findings(v: Verdict, options: CheckOptions = CheckOptions()) -> tuple[Finding, ...]:
+    """The game's faults as findings (see :meth:`Verdict.faults`), as strict as
+    ``options`` say, and for an unfinished game that passes, one note."""
+    faults = v.faults(strict=options.strict)
     if not faults:
         if v.status is not Status.UNFINISHED:
             return ()

@@ -13,9 +13,9 @@ import re
 import tempfile
 from collections.abc import Callable
 
-from keilref.formats.findings import Finding, Level, findings
+from keilref.formats.findings import Finding, Level, findings, game_of
 from keilref.escaping import shown_name
-from keilref.formats import WriterOptions
+from keilref.formats import CheckOptions, Causes, Summary, Writer
 from keilref.referee.verdict import Verdict
 
 ANNOTATION_LIMIT = 10
@@ -64,20 +64,22 @@ def _gh_prop(text: str) -> str:
     return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-class GitHubWriter:
+class GitHubWriter(Writer):
     """Annotations on stdout, and the summary table when failures outnumber annotations."""
 
-    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
+    spells = "kind"
+
+    def __init__(self, write: Callable[[str], object], options: CheckOptions = CheckOptions()) -> None:
+        super().__init__(write, options)
         self._write = write
         self._warn = options.warn
-        self._strict = options.strict
         self._summary_path = options.summary_path
         self._errors = 0
         self._held = tempfile.SpooledTemporaryFile(max_size=4 << 20, mode="w+", encoding="utf-8")
         self._rows = tempfile.SpooledTemporaryFile(max_size=4 << 20, mode="w+", encoding="utf-8")
 
     def add(self, v: Verdict) -> None:
-        for f in findings(v, strict=self._strict):
+        for f in findings(v, self.options):
             line = annotation(f)
             if f.level is not Level.ERROR:
                 self._write(line + "\n")
@@ -91,7 +93,16 @@ class GitHubWriter:
             else:
                 self._held.write(line + "\n")
 
-    def close(self) -> None:
+    @classmethod
+    def read_back(cls, text: str) -> Causes:
+        failing: Causes = {}
+        for line in text.splitlines():
+            m = re.match(r"::error file=([^,]+),line=\d+,col=\d+,title=keilref (\S+)::(.*)", line)
+            if m:
+                failing.setdefault((m.group(1), game_of(m.group(3))), []).append(m.group(2))
+        return failing
+
+    def close(self, summary: Summary | None = None) -> None:
         more = self._errors - ANNOTATION_LIMIT
         self._held.seek(0)
         first = True

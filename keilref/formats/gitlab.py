@@ -14,18 +14,21 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from keilref.escaping import shown_name
-from keilref.formats.findings import Finding, Level, findings
-from keilref.formats import WriterOptions
+from keilref.formats.findings import Finding, Level, Weight, findings, game_of
+from keilref.formats import CheckOptions, Causes, Summary, Writer
 from keilref.referee.verdict import Verdict
 
 SEVERITIES = ("info", "minor", "major", "critical", "blocker")
 """GitLab's severities, least to most severe."""
 
 
+_SEVERITY = {Weight.FAILS: "major", Weight.STRICT: "minor", Weight.INFORMS: "minor"}
+
+
 def severity(f: Finding) -> str:
     """``major`` for a failing game, ``minor`` for what fails only by ``--strict``
     (an unfinished game, a warning)."""
-    return "minor" if f.rule in ("unfinished", "warning") else "major"
+    return _SEVERITY[f.weight]
 
 
 def issue(f: Finding) -> dict[str, Any]:
@@ -39,30 +42,38 @@ def issue(f: Finding) -> dict[str, Any]:
     }
 
 
-class GitLabWriter:
+class GitLabWriter(Writer):
     """The Code Quality report, streamed as a JSON array, one issue per line."""
 
-    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
+    def __init__(self, write: Callable[[str], object], options: CheckOptions = CheckOptions()) -> None:
+        super().__init__(write, options)
         self._write = write
-        self._strict = options.strict
         self._issues = 0
         self._write("[")
 
     def add(self, v: Verdict) -> None:
-        for f in findings(v, strict=self._strict):
+        for f in findings(v, self.options):
             if f.level is not Level.ERROR:
                 continue
             self._write(("," if self._issues else "") + "\n" + json.dumps(issue(f), ensure_ascii=False))
             self._issues += 1
 
-    def close(self) -> None:
+    def close(self, summary: Summary | None = None) -> None:
         self._write("\n]\n" if self._issues else "]\n")
+
+    @classmethod
+    def read_back(cls, text: str) -> Causes:
+        failing: Causes = {}
+        for issue in json.loads(text):
+            key = (issue["location"]["path"], game_of(issue["description"]))
+            failing.setdefault(key, []).append(issue["check_name"].removeprefix("keilref/"))
+        return failing
 
 
 def code_quality(verdicts: Iterable[Verdict], *, strict: bool = False) -> list[dict[str, Any]]:
     """The whole report as a JSON value (see :class:`GitLabWriter`)."""
     parts: list[str] = []
-    writer = GitLabWriter(parts.append, WriterOptions(strict=strict))
+    writer = GitLabWriter(parts.append, CheckOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

@@ -17,11 +17,11 @@ from xml.sax.saxutils import escape, quoteattr
 
 from keilref.escaping import one_line, shown_name
 from keilref.formats.text import text_line, warning_lines
-from keilref.formats import WriterOptions
+from keilref.formats import CheckOptions, Causes, Summary, Writer
 from keilref.referee.verdict import Status, Verdict
 
 
-class JUnitWriter:
+class JUnitWriter(Writer):
     """JUnit XML, one testsuite per file and one testcase per game, streamed.
 
     The counts belong in the opening tags, before the testcases, so the
@@ -29,7 +29,10 @@ class JUnitWriter:
     written once everything is counted: memory stays flat on any archive.
     """
 
-    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
+    spells = "first"
+
+    def __init__(self, write: Callable[[str], object], options: CheckOptions = CheckOptions()) -> None:
+        super().__init__(write, options)
         self._write = write
         self._strict = options.strict
         self._body = tempfile.SpooledTemporaryFile(max_size=16 << 20, mode="w+", encoding="utf-8")
@@ -109,7 +112,23 @@ class JUnitWriter:
         self._suite_time = 0.0
         self._file = None
 
-    def close(self) -> None:
+    @classmethod
+    def read_back(cls, text: str) -> Causes:
+        import xml.etree.ElementTree as ET
+
+        failing: Causes = {}
+        for suite in ET.fromstring(text).iter("testsuite"):
+            for case in suite.iter("testcase"):
+                failure = case.find("failure")
+                game = re.match(r"game (\d+)", case.get("name", ""))
+                if failure is not None and game is not None:
+                    kind, reason = failure.get("type", ""), failure.get("message", "")
+                    # One failure per test case: the first cause. The suite is the file.
+                    rule = f"{kind}/{reason}" if kind == "illegal" else kind
+                    failing.setdefault((suite.get("name", ""), int(game.group(1))), []).append(rule)
+        return failing
+
+    def close(self, summary: Summary | None = None) -> None:
         self._end_suite()
         self._write('<?xml version="1.0" encoding="UTF-8"?>\n')
         spent = time.perf_counter() - self._started
@@ -126,7 +145,7 @@ class JUnitWriter:
 def junit_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:
     """The whole JUnit document as a string (see :class:`JUnitWriter`)."""
     parts: list[str] = []
-    writer = JUnitWriter(parts.append, WriterOptions(strict=strict))
+    writer = JUnitWriter(parts.append, CheckOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

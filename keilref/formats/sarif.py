@@ -19,8 +19,8 @@ from urllib.parse import quote
 
 import keilref
 from keilref import wording
-from keilref.formats.findings import RULE_INDEX, RULES, RULES_PAGE, Finding, Level, findings, rule_anchor
-from keilref.formats import WriterOptions
+from keilref.formats.findings import RULE_INDEX, RULES, RULES_PAGE, Finding, Level, Weight, findings, rule_anchor
+from keilref.formats import CheckOptions, Causes, Summary, Writer
 from keilref.referee.verdict import Verdict
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -38,7 +38,7 @@ def artifact_uri(path: str) -> str:
     return quote(path, errors="surrogateescape")
 
 
-_DEFAULT_LEVEL = {"unfinished": "note", "warning": "warning"}
+_DEFAULT_LEVEL = {Weight.FAILS: "error", Weight.STRICT: "warning", Weight.INFORMS: "note"}
 """What a rule is worth without ``--strict``, which makes each result an error."""
 
 
@@ -72,7 +72,7 @@ def _tool() -> dict[str, Any]:
                     "shortDescription": {"text": r.description},
                     "help": {"text": wording.rule_help(r.id), "markdown": wording.rule_help(r.id)},
                     **({} if docs is None else {"helpUri": f"{docs}/{RULES_PAGE}#{rule_anchor(r.id)}"}),
-                    "defaultConfiguration": {"level": _DEFAULT_LEVEL.get(r.id, "error")},
+                    "defaultConfiguration": {"level": _DEFAULT_LEVEL[r.weight]},
                 }
                 for r in RULES
             ],
@@ -101,12 +101,12 @@ def result(f: Finding) -> dict[str, Any]:
     }
 
 
-class SarifWriter:
+class SarifWriter(Writer):
     """A SARIF log, streamed: the run's head, then results as games come, then the tail."""
 
-    def __init__(self, write: Callable[[str], object], options: WriterOptions = WriterOptions()) -> None:
+    def __init__(self, write: Callable[[str], object], options: CheckOptions = CheckOptions()) -> None:
+        super().__init__(write, options)
         self._write = write
-        self._strict = options.strict
         self._results = 0
         head = {"$schema": SCHEMA_URI, "version": "2.1.0"}
         run = {"tool": _tool(), "columnKind": "unicodeCodePoints"}
@@ -115,21 +115,29 @@ class SarifWriter:
         self._write(json.dumps(run, ensure_ascii=False)[:-1] + ', "results": [\n')
 
     def add(self, v: Verdict) -> None:
-        for f in findings(v, strict=self._strict):
+        for f in findings(v, self.options):
             if f.level is not Level.ERROR:
                 continue
             sep = ",\n" if self._results else ""
             self._write(sep + json.dumps(result(f), ensure_ascii=False))
             self._results += 1
 
-    def close(self) -> None:
+    def close(self, summary: Summary | None = None) -> None:
         self._write("\n]}]}\n")
+
+    @classmethod
+    def read_back(cls, text: str) -> Causes:
+        failing: Causes = {}
+        for r in json.loads(text)["runs"][0]["results"]:
+            key = (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["properties"]["game"])
+            failing.setdefault(key, []).append(r["ruleId"])
+        return failing
 
 
 def sarif_log(verdicts: Iterable[Verdict], *, strict: bool = False) -> dict[str, Any]:
     """The whole SARIF log as a JSON value (see :class:`SarifWriter`)."""
     parts: list[str] = []
-    writer = SarifWriter(parts.append, WriterOptions(strict=strict))
+    writer = SarifWriter(parts.append, CheckOptions(strict=strict))
     for v in verdicts:
         writer.add(v)
     writer.close()

@@ -1,4 +1,8 @@
-"""Standings and crosstables as text and as JSON (``keilref stats --standings``)."""
+"""Standings and crosstables as text and as JSON (``keilref stats --standings``).
+
+Both end with the count of every game read (counted plus not counted), the
+names that are likely one player's, and with ``--ratings`` the Elo ratings.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,20 @@ from typing import Any
 
 from keilref import wording
 from keilref.escaping import one_line, shown_name
-from keilref.referee.standings import EventStandings, Game
+from keilref.referee.ratings import K, START, Rating, ratings
+from keilref.referee.standings import (
+    CROSSTABLE_MAX_PLAYERS,
+    EventStandings,
+    Game,
+    Spelling,
+    likely_same,
+    standings_of,
+)
 
-__all__ = ["to_json", "to_text"]
+__all__ = ["PLACES_SHOWN", "alike_lines", "to_json", "to_text"]
+
+PLACES_SHOWN = 3
+"""Places shown in text for each spelling of a likely-same name; JSON gives them all."""
 
 
 def _number(x: Fraction) -> str:
@@ -39,10 +54,13 @@ def _table(rows: list[list[str]], right: set[int]) -> list[str]:
     return out
 
 
+def _shown(text: str | None) -> str | None:
+    return None if text is None else one_line(text)
+
+
 def _event_text(e: EventStandings) -> list[str]:
-    counted = sum(1 for g in e.games if g.counted)
-    left = len(e.games) - counted
-    lines = [f"{one_line(e.event)}: {len(e.rows)} players, {counted} games counted, {left} not counted", ""]
+    head = wording.standings_head(one_line(wording.event_name(e.event)), len(e.rows), e.counted, len(e.not_counted))
+    lines = [head, ""]
     rows = [["#", "player", "points", "wins", "draws", "losses", "games", "SB"]]
     for r in e.rows:
         rows.append(
@@ -50,26 +68,82 @@ def _event_text(e: EventStandings) -> list[str]:
              str(r.games), _number(r.tiebreak)]
         )
     lines += _table(rows, {0, 2, 3, 4, 5, 6, 7})
-    lines += ["", wording.crosstable_caption(wording.TEXT_NOT_COUNTED_MARK)]
-    cross = [["#", "player", *(str(i) for i in range(1, len(e.rows) + 1))]]
-    for i, (player, cells) in enumerate(e.crosstable()):
-        cross.append([str(i + 1), one_line(player), *("-" if j == i else _cell(c, player) for j, c in enumerate(cells))])
-    lines += _table(cross, {0})
-    if left:
-        lines += ["", "not counted:"]
+    lines += ["", *_crosstable(e)]
+    if e.not_counted:
+        lines += ["", wording.NOT_COUNTED_HEADING]
         for g in e.not_counted:
-            lines.append(
-                f"  round {one_line(g.round)}, {one_line(g.black)} - {one_line(g.white)}: {g.status.value} "
-                f"at {shown_name(g.file)}:{g.line}:{g.column} (game {g.game})"
+            place = f"{shown_name(g.file)}:{g.line}:{g.column}"
+            said = wording.not_counted_game(
+                _shown(g.round), _shown(g.black), _shown(g.white), g.reason or g.status.value, place, g.game
             )
+            lines.append(f"  {said}")
     return lines
 
 
-def to_text(events: list[EventStandings]) -> str:
+def _crosstable(e: EventStandings) -> list[str]:
+    if not e.crosstable_shown:
+        return [wording.crosstable_left_out(len(e.rows), CROSSTABLE_MAX_PLAYERS)]
+    cross = [["#", "player", *(str(i) for i in range(1, len(e.rows) + 1))]]
+    for i, (player, cells) in enumerate(e.crosstable()):
+        cross.append([str(i + 1), one_line(player), *("-" if j == i else _cell(c, player) for j, c in enumerate(cells))])
+    return [wording.crosstable_caption(wording.TEXT_NOT_COUNTED_MARK), *_table(cross, {0})]
+
+
+def alike_lines(groups: list[tuple[Spelling, ...]], *, plain: bool = False) -> list[str]:
+    """One warning a group of names likely one player's, each spelling with where it is used.
+
+    ``plain``: the names as written, for a format that escapes the whole line (HTML).
+    """
+    lines = []
+    for group in groups:
+        said = [
+            (s.name if plain else one_line(s.name), [f"{shown_name(f)}:{n}" for f, n in s.places[:PLACES_SHOWN]],
+             max(0, len(s.places) - PLACES_SHOWN))
+            for s in group
+        ]
+        lines.append(wording.likely_same_player(said))
+    return lines
+
+
+def _ratings_text(rated: list[Rating], games: list[Game]) -> list[str]:
+    lines = [wording.ratings_head(sum(1 for g in games if g.counted), START, K), ""]
+    rows = [list(wording.RATINGS_COLUMNS)]
+    for i, r in enumerate(rated, 1):
+        rows.append([str(i), one_line(r.player), f"{r.rating:.0f}", str(r.games)])
+    return lines + _table(rows, {0, 2, 3})
+
+
+def to_text(games: list[Game], *, rate: bool = False) -> str:
+    """Every event's standings, then the names likely one player's, the ratings, and the count of every game."""
+    events = standings_of(games)
+    counted = sum(1 for g in games if g.counted)
+    tail = [wording.games_accounted(len(games), counted, len(games) - counted)]
     if not events:
-        return "no standings: no game has Event, Round, Black and White tags\n"
+        return wording.no_standings(len(games)) + "\n"
     parts = ["\n".join(_event_text(e)) for e in events]
+    alike = alike_lines(likely_same(games))
+    if alike:
+        parts.append("\n".join(alike))
+    if rate:
+        parts.append("\n".join(_ratings_text(ratings(games), games)))
+    parts.append("\n".join([*tail, wording.SB_NOTE]))
     return "\n\n".join(parts) + "\n"
+
+
+def _json_game(g: Game) -> dict[str, Any]:
+    return {
+        "round": g.round,
+        "black": g.black,
+        "white": g.white,
+        "counted": g.counted,
+        "reason": g.reason,
+        "black_points": None if g.black_points is None else float(g.black_points),
+        "status": g.status.value,
+        "file": g.file,
+        "game": g.game,
+        "line": g.line,
+        "column": g.column,
+    }
 
 
 def _json_event(e: EventStandings) -> dict[str, Any]:
@@ -88,24 +162,33 @@ def _json_event(e: EventStandings) -> dict[str, Any]:
             }
             for r in e.rows
         ],
-        "games": [
-            {
-                "round": g.round,
-                "black": g.black,
-                "white": g.white,
-                "counted": g.counted,
-                "black_points": None if g.black_points is None else float(g.black_points),
-                "status": g.status.value,
-                "file": g.file,
-                "game": g.game,
-                "line": g.line,
-                "column": g.column,
-            }
-            for g in e.games
-        ],
+        "games": [_json_game(g) for g in e.games],
     }
 
 
-def to_json(events: list[EventStandings]) -> str:
-    """``{"events": [{"event", "standings": [{"player", "points", ...}], "games": [...]}]}``."""
-    return json.dumps({"events": [_json_event(e) for e in events]}, indent=2, ensure_ascii=False) + "\n"
+def to_json(games: list[Game], *, rate: bool = False) -> str:
+    """``{"events": [{"event", "standings", "games"}], "games_read", "counted", "not_counted", "likely_same"}``.
+
+    ``event`` is ``null`` for the games without an ``Event`` tag; with
+    ``rate``, ``"ratings": {"system", "start", "k", "players": [{"player", "rating", "games"}]}``
+    (``rating`` unrounded).
+    """
+    counted = sum(1 for g in games if g.counted)
+    out: dict[str, Any] = {
+        "events": [_json_event(e) for e in standings_of(games)],
+        "games_read": len(games),
+        "counted": counted,
+        "not_counted": len(games) - counted,
+        "likely_same": [
+            [{"name": s.name, "places": [{"file": f, "line": n} for f, n in s.places]} for s in group]
+            for group in likely_same(games)
+        ],
+    }
+    if rate:
+        out["ratings"] = {
+            "system": "elo",
+            "start": START,
+            "k": K,
+            "players": [{"player": r.player, "rating": r.rating, "games": r.games} for r in ratings(games)],
+        }
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"

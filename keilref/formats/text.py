@@ -7,9 +7,11 @@ snapshot and a CI log.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 
+from keilref.formats import Causes, CheckOptions, Summary, Writer
 from keilref.values import Color, Score, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.referee.settings import GameSetup
@@ -43,6 +45,50 @@ def json_line(v: Verdict) -> str:
     # for readers that split on every Unicode line break.
     text = json.dumps(data, ensure_ascii=False)
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
+
+
+class TextWriter(Writer):
+    """``--format text``: a line per game and one per warning, then the summary line."""
+
+    writes_summary = True
+    spells = "listed"
+
+    @classmethod
+    def lines(cls, v: Verdict, options: CheckOptions) -> str:
+        return "".join(line + "\n" for line in (text_line(v), *warning_lines(v)))
+
+    def close(self, summary: Summary | None = None) -> None:
+        if summary is not None:
+            self.write(summary.line + "\n")
+
+    @classmethod
+    def read_back(cls, text: str) -> Causes:
+        # The status is not whether the game fails (an unfinished game fails
+        # only by --strict): read with --quiet, the games listed are the failing ones.
+        failing: Causes = {}
+        for line in text.splitlines():
+            m = re.match(r"(.+?):\d+:\d+: game (\d+): (\w+): ", line)
+            if m and m.group(3) != "warning":
+                failing[(m.group(1), int(m.group(2)))] = []
+        return failing
+
+
+class JsonLinesWriter(Writer):
+    """``--format jsonl``: a JSON object per game (see :func:`json_line`)."""
+
+    spells = "listed"
+
+    @classmethod
+    def lines(cls, v: Verdict, options: CheckOptions) -> str:
+        return json_line(v) + "\n"
+
+    @classmethod
+    def read_back(cls, text: str) -> Causes:
+        failing: Causes = {}
+        for line in text.splitlines():
+            v = json.loads(line)
+            failing[(v["file"], v["game"])] = []
+        return failing
 
 
 def summary_line(counts: Counter[str], seconds: float, *, warned: int = 0, interrupted: bool = False) -> str:

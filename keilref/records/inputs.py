@@ -17,6 +17,7 @@ import codecs
 import io
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import BinaryIO, cast
 
 from keilref import wording
@@ -25,7 +26,17 @@ from keilref.errors import RecordError
 from keilref.records.parser import MAX_GAME_BYTES, GameBytes, read_game, split_games
 from keilref.records.record import Record
 
-__all__ = ["MatchBytes", "is_match", "iter_source", "match_piece", "read_piece", "read_piece_match", "split_source"]
+__all__ = [
+    "ForeignBytes",
+    "MatchBytes",
+    "foreign_encoding",
+    "is_match",
+    "iter_source",
+    "match_piece",
+    "read_piece",
+    "read_piece_match",
+    "split_source",
+]
 
 _SNIFF = 4096
 """Bytes looked at first to tell a match from records: most records are told by them."""
@@ -50,6 +61,38 @@ class MatchBytes(GameBytes):
     @property
     def counts(self) -> bool:
         return True
+
+
+_FOREIGN_MARKS = (
+    # UTF-32's little-endian mark starts with UTF-16's: it is looked for first.
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+
+
+def foreign_encoding(data: bytes) -> str | None:
+    """``UTF-16`` or ``UTF-32`` for bytes that start with that encoding's byte
+    order mark (Notepad's "Unicode" is UTF-16), else ``None``. Read as UTF-8,
+    such a file would be an error at every game; every reader names the
+    encoding instead, once per file."""
+    for mark, name in _FOREIGN_MARKS:
+        if data.startswith(mark):
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class ForeignBytes(GameBytes):
+    """A file in UTF-16 or UTF-32 read as UTF-8: one game's place, whose
+    reading is the one error that names the encoding."""
+
+    encoding: str = "UTF-16"
+
+    @classmethod
+    def of(cls, encoding: str) -> ForeignBytes:
+        return cls(GameBytes.whole(b"").piece, 0, encoding)
 
 
 def is_match(data: bytes, name: str | None = None) -> bool:
@@ -101,10 +144,15 @@ def match_piece(data: bytes, size: int | None = None) -> MatchBytes:
 
 def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameBytes]:
     """The games of a file, cut but not read: a match as one piece, records as
-    :func:`~keilref.records.parser.split_games` cuts them. Which it is,
+    :func:`~keilref.records.parser.split_games` cuts them; a file in UTF-16 or
+    UTF-32 as one piece that reads as the error naming it. Which it is,
     :func:`is_match` decides: from the first bytes for most files, from the
     whole for one that is still JSON there."""
     head = _read(stream, _SNIFF)
+    foreign = foreign_encoding(head)
+    if foreign is not None:
+        yield ForeignBytes.of(foreign)
+        return
     complete = len(head) < _SNIFF
     decided = _decided(head, name, complete=complete)
     if decided is None:
@@ -147,6 +195,8 @@ def _read(stream: BinaryIO, n: int) -> bytes:
 def read_piece_match(piece: GameBytes, filename: str | None = None) -> tuple[Record | RecordError | None, Match | None]:
     """Read one cut game: its record (or the error reading it, or ``None`` for
     blank space between games), and for a match, the match read."""
+    if isinstance(piece, ForeignBytes):
+        return RecordError(wording.foreign_byte_order_mark(piece.encoding), 1, 1, None, filename), None
     try:
         if not isinstance(piece, MatchBytes) or piece.piece.too_large:
             return read_game(piece, filename), None

@@ -85,6 +85,16 @@ class Turn:
         return self.written or self.move
 
     @property
+    def remark(self) -> str | None:
+        """What the annotator wrote after this turn, as one line: its comments
+        joined, white space (line breaks included) run together, and the
+        ``[%clk ...]``-style commands left out (a clock is shown as a clock);
+        ``None`` when nothing is left. Not escaped: each output escapes it its own way."""
+        texts = (" ".join(_COMMAND.sub(" ", c.text).split()) for c in self.comments)
+        joined = " ".join(t for t in texts if t)
+        return joined or None
+
+    @property
     def clock(self) -> Clock | None:
         """The mover's time left after this turn, from a ``[%clk H:MM:SS]`` in
         the comments after it; ``None`` without one, or with one that does
@@ -144,6 +154,8 @@ class Clock:
         return f"{sign}{hours}:{minute:02d}:{second:02d}" + (f".{tenth}" if tenth else "")
 
 
+_COMMAND = re.compile(r"\[%[A-Za-z]+\b[^\]]*\]?")
+"""An embedded command (``[%clk 0:10:00]``, ``[%emt ...]``): for a program, not for the reader."""
 _CLOCK_COMMAND = re.compile(r"\[%clk\b([^\]]*)\]?")
 _CLOCK = re.compile(r"[ \t]*(-?)([0-9]{1,6}):([0-5][0-9]):([0-5][0-9])(?:\.([0-9]))?[ \t]*\Z")
 

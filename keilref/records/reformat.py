@@ -6,8 +6,9 @@ as one elsewhere. A file with any game that does not parse, or that the
 writer could not write back as itself, is never touched: formatting keeps
 only what it understood, and a half-understood file would lose text.
 
-A file read in another encoding (``Source.encoding``: cp1252, latin-1...)
-is written back in that encoding, its diff too: an archive kept in
+A file read in another encoding (``Source.encoding``: cp1252, latin-1,
+UTF-16...) is written back in that encoding, with its byte order mark and
+in its byte order, its diff too: an archive kept in
 Windows-1252 stays so, and a project's ``encoding`` setting stays true of
 its files. Changing a file's encoding is a converter's job, not a formatter's.
 """
@@ -19,7 +20,10 @@ import difflib
 import io
 import os
 import re
+import sys
 import dataclasses
+import functools
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -28,8 +32,10 @@ from keilref.records.compression import compression_of
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.records.inplace import FileState, ReplaceError, replace_file
-from keilref.records.inputs import is_match
+from keilref import wording
+from keilref.records.inputs import foreign_encoding, is_match
 from keilref.records.parser import iter_games
+from keilref.records.positions import split_lines
 from keilref.records.record import Record
 from keilref.records.writer import write_record, write_records
 
@@ -89,8 +95,8 @@ class Formatted:
         """The lines of :meth:`diff`: the two file names first, then the hunks."""
         if not self.changed:
             return []
-        old = _lines(self.original.decode(self.encoding))
-        new = _lines(self.text)
+        old = split_lines(self.original.decode(self.encoding))
+        new = split_lines(self.text)
         out = []
         labels = (f"{shown_name(self.name)}\t(original)", f"{shown_name(self.name)}\t(formatted)")
         for line in difflib.unified_diff(old, new, *labels, lineterm="\n"):
@@ -98,17 +104,6 @@ class Formatted:
             if not line.endswith("\n"):
                 out.append("\n\\ No newline at end of file\n")
         return out
-
-
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
-
-
-def _lines(text: str) -> list[str]:
-    """The lines of ``text`` with their endings. A line ends at a line feed
-    only, as the record format says: ``str.splitlines`` would also cut at a
-    lone CR, a form feed, U+001C..U+001E, U+0085 or U+2028, which a comment
-    or a tag value may hold, and the diff would not apply."""
-    return _LINE.findall(text)
 
 
 def format_source(
@@ -144,28 +139,26 @@ def _format(
     follow_symlinks: bool,
 ) -> Formatted:
     # Named as the codecs name it, so that "UTF8" is UTF-8, with its byte order mark and the parser's hint.
-    encoding = codecs.lookup(source.encoding).name if source.encoding is not None else "utf-8"
+    encoding = _in_order(original, codecs.lookup(source.encoding).name if source.encoding is not None else "utf-8")
+    foreign = foreign_encoding(original) if encoding == "utf-8" else None
+    if foreign is not None:
+        # Not placed for an excerpt: the first line, read as UTF-8, is not text.
+        raise FormatError(f"{shown_name(source.name)}:1:1: {wording.foreign_byte_order_mark(foreign)} (file left as it is)")
     utf8 = _as_utf8(original, encoding, source.name)
     if is_match(utf8, source.name):
         raise FormatError(
             f"{shown_name(source.name)}: a match of abstract_games (JSON), not records: "
             "matches are checked as they are, not formatted (file left as it is)"
         )
-    records: list[Record] = []
-    for item in iter_games(io.BytesIO(utf8), source.name):
-        if isinstance(item, RecordError):
-            raise FormatError(
-                f"{shown_name(source.name)}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
-            )
-        records.append(item)
-    text = _write(records, source.name)
+    text = _write(functools.partial(_records, utf8, source.name), source.name)
     first = utf8.find(b"\n")
     if first > 0 and utf8[first - 1] == ord("\r"):  # the first line says which ending the file uses
         text = text.replace("\n", "\r\n")
-    # A byte order mark is UTF-8's own: in another encoding those bytes are
-    # text (cp1252's "ï»¿"), which the parser has already refused.
-    bom = BOM if encoding == "utf-8" and original.startswith(BOM) else b""
-    data = bom + _encoded(text, encoding, source.name)
+    # A byte order mark at the start is kept, in the file's encoding: UTF-8's,
+    # or UTF-16's or UTF-32's, read as a character by _in_order's codec. (In
+    # cp1252 the bytes of UTF-8's are text, "ï»¿", which the parser refused.)
+    mark = "\ufeff" if utf8.startswith(BOM) else ""
+    data = _encoded(mark + text, encoding, source.name)
     formatted = Formatted(source.name, original, data, encoding=encoding)
     if write and formatted.changed:
         assert state is not None
@@ -182,6 +175,30 @@ def _format(
             raise FormatError(str(e)) from None
         return Formatted(source.name, original, data, replaced.notes, encoding=encoding)
     return formatted
+
+
+_ORDERS = {
+    "utf-16": ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")),
+    "utf-32": ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be")),
+}
+"""The codecs that read a byte order mark to choose the byte order, and drop it."""
+
+
+def _in_order(original: bytes, encoding: str) -> str:
+    """The codec that reads the file's bytes as they stand, its byte order
+    mark as a character: for ``utf-16`` and ``utf-32``, the byte order the
+    file's mark gives (else the machine's, as those codecs assume), so that
+    the file is written back in its own order with its own mark; UTF-8 for
+    ``utf-8-sig``, which would add a mark to a file without one."""
+    if encoding == "utf-8-sig":
+        return "utf-8"
+    orders = _ORDERS.get(encoding)
+    if orders is None:
+        return encoding
+    for mark, ordered in orders:
+        if original.startswith(mark):
+            return ordered
+    return f"{encoding}-{'le' if sys.byteorder == 'little' else 'be'}"
 
 
 def _as_utf8(original: bytes, encoding: str, name: str) -> bytes:
@@ -248,25 +265,42 @@ def _read(source: Source, *, keep_open: bool = False) -> tuple[bytes, FileState 
         raise FormatError(f"{shown_name(source.name)}: cannot read: {e.strerror or e}") from None
 
 
-def _write(records: list[Record], name: str) -> str:
-    """The canonical text, or a one-line error naming the game the writer refused."""
+def _records(utf8: bytes, name: str) -> Iterator[Record]:
+    """The file's records, read one at a time (a ``FormatError`` at the first that cannot be read)."""
+    for item in iter_games(io.BytesIO(utf8), name):
+        if isinstance(item, RecordError):
+            raise FormatError(
+                f"{shown_name(name)}:{item.line}:{item.column}: {item.message} (file left as it is)", item.line, item.column
+            )
+        yield item
+
+
+def _write(records: Callable[[], Iterator[Record]], name: str) -> str:
+    """The canonical text, or a one-line error naming the game the writer refused.
+
+    The records are read as they are written, not all held at once: a large
+    archive costs its text, not its parse trees (read again to find a game refused)."""
     try:
-        return write_records(records)
+        return write_records(records())
     except ValueError as e:
-        line = _refused_at(records)
+        for _ in records():
+            pass  # a game that cannot be read is said first, wherever it stands, as when all were read first
+        line = _refused_at(records())
         raise FormatError(
             f"{shown_name(name)}:{line}:1: cannot be written in the canonical layout: {e} (file left as it is)"
         ) from None
 
 
-def _refused_at(records: list[Record]) -> int:
+def _refused_at(records: Iterator[Record]) -> int:
     """The line of the game the writer refuses: one it cannot write, or one
     with neither turns nor a result that another game follows."""
-    for i, record in enumerate(records):
+    previous: Record | None = None
+    for record in records:
+        if previous is not None and not previous.turns and previous.result is None:
+            return previous.line or 1
         try:
             write_record(record)
         except ValueError:
             return record.line or 1
-        if i + 1 < len(records) and not record.turns and record.result is None:
-            return record.line or 1
+        previous = record
     return 1

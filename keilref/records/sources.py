@@ -203,10 +203,10 @@ def expand_paths(
 
 def check_encoding(name: str) -> str | None:
     """The codec ``name`` stands for, or ``None`` for UTF-8 itself. ``ValueError``
-    for an unknown one, one that is not a text encoding (``hex``, ``rot13``,
-    ``zlib``: bytes to bytes or text to text), or one in which ``[``, ``{``,
-    ``;`` and the line end are not the bytes they are in ASCII (UTF-16 and
-    the like): a file is cut into games by those bytes before it is decoded.
+    for an unknown one, or one that is not a text encoding (``hex``, ``rot13``,
+    ``zlib``: bytes to bytes or text to text). Any text encoding reads, UTF-16
+    and UTF-32 included: a source in one is decoded (:class:`Transcoded`)
+    before it is cut into games, so the cut sees UTF-8 whatever the file's bytes.
     The command line's ``--encoding`` and the project's ``encoding`` both ask here."""
     try:
         info = codecs.lookup(name)
@@ -217,8 +217,6 @@ def check_encoding(name: str) -> str | None:
         raise ValueError(f"{name!r} is not a text encoding (such as cp1252, latin-1 or utf-8)")
     if info.name == "utf-8":
         return None
-    if "[{;\n ".encode(info.name, "replace") != b"[{;\n ":
-        raise ValueError(f"encoding {name!r} does not write ASCII as ASCII; convert the file to UTF-8 first")
     return info.name
 
 
@@ -249,8 +247,11 @@ class Transcoded(io.RawIOBase):
             try:
                 text = self._decoder.decode(chunk, final=not chunk)
             except UnicodeDecodeError as e:
-                at = self._read + e.start
-                raise OSError(0, not_text(self._encoding, at, chunk[e.start])) from None
+                # The decoder may hold bytes of an earlier chunk (a UTF-16
+                # file cut short by one byte fails on the last, empty read):
+                # e.object is those bytes, then this chunk.
+                at = self._read + len(chunk) - len(e.object) + e.start
+                raise OSError(0, not_text(self._encoding, at, e.object[e.start])) from None
             self._read += len(chunk)
             self._out = text.encode("utf-8")
             if not chunk:

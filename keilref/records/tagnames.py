@@ -14,7 +14,7 @@ from keilref import wording
 from keilref.records.record import Record
 from keilref.records.tags import KNOWN_TAGS
 
-__all__ = ["KNOWN_TAGS", "Misspelling", "misspelt_tags"]
+__all__ = ["KNOWN_TAGS", "Misspelling", "misspelt_tags", "one_typo"]
 
 
 @dataclass(frozen=True)
@@ -40,14 +40,14 @@ def misspelt_tags(record: Record) -> list[Misspelling]:
             continue
         name = tag.name.lower()
         meant = tuple(k for k in KNOWN_TAGS if k.lower() == name) or tuple(
-            k for k in KNOWN_TAGS if _one_typo(name, k.lower())
+            k for k in KNOWN_TAGS if one_typo(name, k.lower())
         )
         if meant:
             out.append(Misspelling(tag.name, meant, tag.line, tag.column))
     return out
 
 
-def _one_typo(a: str, b: str) -> bool:
+def one_typo(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` are equal, or one edit apart (a transposition counts as one)."""
     if a == b:
         return True

@@ -8,13 +8,13 @@ Every turn counts for the increment: placements, passes and the button.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from keilref import wording
 from keilref.records.record import Clock, Record, Turn, find_clock
 from keilref.records.tags import TIME_CONTROL_TAG
-from keilref.values import Color, Result, ResultKind
+from keilref.values import Color
 
 __all__ = [
     "NO_CONTROL",
@@ -135,12 +135,14 @@ def time_used(record: Record) -> TimeUsed | None:
     return TimeUsed(used(Color.BLACK), used(Color.WHITE))
 
 
-def clock_warnings(record: Record, declared: str | None, to_move: Color | None) -> list[ClockWarning]:
-    """Every clock check of the record's main line and its variations, and
-    whether a loss on time shows on the loser's clock.
+def clock_warnings(record: Record) -> list[ClockWarning]:
+    """Every clock check of the record's main line and its variations.
 
-    ``to_move`` is the player to move where the main line ends (``None`` if
-    it was not replayed to the end).
+    Each check is reported on its own, so one clock may get several
+    warnings (negative, and risen past the increments). A time result needs
+    no clock to show the fall: the flag falls on the clock that runs, after
+    the loser's last recorded clock, so the last clocks are not judged
+    against the result.
     """
     if not record.annotated:
         return []  # a reader defers the turns only of games without clocks
@@ -150,11 +152,11 @@ def clock_warnings(record: Record, declared: str | None, to_move: Color | None) 
         # matters only to clocks: without any, it is left as it is.
         return []
     control, warnings = time_control(record)
+    if control == NO_CONTROL:
+        warnings.extend(_first_clock_without_control(main))
     _check_line(main, 0, control, {}, warnings)
     for index, turn in enumerate(main):
         _variations(turn, main[:index], control, warnings)
-    if declared is not None:
-        warnings.extend(_no_fall(main, declared, control))
     return warnings
 
 
@@ -187,52 +189,58 @@ def _check_line(
 ) -> None:
     """Check the clocks of ``turns`` (the line's turns from index ``start``),
     given each player's last clock before them in ``last`` (updated)."""
-    warned_no_control = False
     for number, turn, clock, text in line_clocks(turns):
         number += start
         player = number % 2  # 1 Black, 0 White
         at = turn.clock_at or (turn.line, turn.column)
-        name = wording.turn_name(number, turn.text)
-        message: str | None = None
         if clock is None:
-            message = wording.clock_unreadable(name, text)
-        elif control == NO_CONTROL:
-            if not warned_no_control:
-                message = wording.clock_without_control(name)
-                warned_no_control = True
-        elif clock.tenths < 0:
-            message = wording.clock_negative(name, str(clock))
-        elif isinstance(control, TimeControl):
-            turns_of_player = (number + 1) // 2
-            if player in last:
-                before_number, before = last[player]
-                gained = control.increment * ((before_number - number) // -2)
-                if clock.tenths > before.tenths + gained:
-                    message = wording.clock_rises(name, str(before), str(clock), str(Clock(gained)))
-            elif clock.tenths > control.base + control.increment * turns_of_player:
-                limit = Clock(control.base + control.increment * turns_of_player)
-                message = wording.clock_starts_high(name, str(clock), str(limit))
-        if message is not None and out is not None:
-            out.append((message, at))
-        if clock is not None:
-            last[player] = (number, clock)
-
-
-def _no_fall(main: list[Turn], declared: str, control: TimeControl | str | None) -> list[ClockWarning]:
-    """A loss on time whose loser's last clock is above the increment."""
-    try:
-        claim = Result.parse(declared)
-    except ValueError:
-        return []
-    if claim.kind is not ResultKind.TIME or claim.winner is None:
-        return []
-    loser = claim.winner.other
-    increment = control.increment if isinstance(control, TimeControl) else 0
-    for number, turn, clock, _ in reversed(line_clocks(main)):
-        if (number % 2 == 1) != (loser is Color.BLACK) or clock is None:
+            if out is not None:
+                out.append((wording.clock_unreadable(wording.turn_name(number, turn.text), text), at))
             continue
-        if clock.tenths > increment:
-            at = turn.clock_at or (turn.line, turn.column)
-            return [(wording.no_fall(loser, str(clock), str(Clock(increment))), at)]
+        if out is not None:
+            name = wording.turn_name(number, turn.text)
+            out.extend((message, at) for message in _clock_faults(name, number, clock, control, last.get(player)))
+        last[player] = (number, clock)
+
+
+def _clock_faults(
+    name: str, number: int, clock: Clock, control: TimeControl | str | None, before: tuple[int, Clock] | None
+) -> list[str]:
+    """What is wrong with one readable clock, each fault on its own: turn
+    ``number``'s clock, given the same player's previous clock in its line."""
+    faults = []
+    if clock.tenths < 0:
+        faults.append(wording.clock_negative(name, str(clock)))
+    if isinstance(control, TimeControl):
+        if before is not None:
+            before_number, previous = before
+            # The increments of the player's turns since the previous clock.
+            gained = control.increment * ((number - before_number) // 2)
+            if clock.tenths > previous.tenths + gained:
+                faults.append(wording.clock_rises(name, str(previous), str(clock), str(Clock(gained))))
+        else:
+            limit = control.base + control.increment * ((number + 1) // 2)
+            if clock.tenths > limit:
+                faults.append(wording.clock_starts_high(name, str(clock), str(Clock(limit))))
+    return faults
+
+
+def _first_clock_without_control(main: Sequence[Turn]) -> list[ClockWarning]:
+    """Under ``TimeControl "-"``: one warning, at the game's first clock in
+    the file, whichever line it is on."""
+    clocks = [(turn.clock_at or (turn.line, turn.column), number, turn) for number, turn in _every_clock(main, 0)]
+    if not clocks:
         return []
-    return []
+    at, number, turn = min(clocks, key=lambda found: found[0])
+    return [(wording.clock_without_control(wording.turn_name(number, turn.text)), at)]
+
+
+def _every_clock(turns: Sequence[Turn], start: int) -> Iterator[tuple[int, Turn]]:
+    """Each turn with a ``[%clk`` in ``turns`` (numbered from ``start`` + 1)
+    and in the variations that replace them, with its number in its line."""
+    for index, turn in enumerate(turns):
+        number = start + index + 1
+        if find_clock(turn.comments) is not None:
+            yield number, turn
+        for variation in turn.variations:
+            yield from _every_clock(variation.turns, number - 1)

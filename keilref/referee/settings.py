@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from keilref import wording
-from keilref.values import Result
+from keilref.values import Result, format_number, meant_result
 from keilref.escaping import code_point
 from keilref.errors import ConfigError, RecordError, TagError
 from keilref.engine.geometry import split_points
 from keilref.records.record import Record, Tag
-from keilref.records.tagnames import misspelt_tags
-from keilref.records.tags import Role, names_with
+from keilref.records.tagnames import Misspelling, misspelt_tags
+from keilref.records.tags import SETTING_TAGS, Role, names_with
 from keilref.engine.rules import KOMI_LIMIT, KOMI_RE, ButtonRule, RuleSet, all_rules, find_rules
 
 __all__ = ["DEFAULT_RULES", "GameSetup", "read_setup"]
@@ -71,7 +71,8 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     """
     warnings: list[str] = []
     places: list[tuple[int, int]] = []
-    for typo in misspelt_tags(record):
+    typos = misspelt_tags(record)
+    for typo in typos:
         warnings.append(typo.message)
         places.append((typo.line, typo.column))
     ruleset = _rules(record, rules, warnings, places)
@@ -89,6 +90,15 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
             button = _button(tag, ruleset)
         elif tag.name == "Result":
             _result_tag(tag, record)
+    used = {
+        "Rules": ruleset.name,
+        "Size": str(size),
+        "Komi": format_number(komi),
+        "Button": "yes" if button else "no",
+        "Removed": " ".join(removed or ()) or "none",
+    }
+    for typo in typos:
+        _misspelt_setting(record, typo, ruleset, used)
     if record.tag("Size") is None:
         warnings.append(wording.missing_tag("Size", size))
     if record.tag("Komi") is None:
@@ -100,6 +110,37 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     at = (0, 0) if removed_tag is None else (removed_tag.line, removed_tag.column)
     places += [(0, 0)] * (len(warnings) - len(places))
     return GameSetup(ruleset.name, size, komi, button, declared, tuple(warnings), removed, at, tuple(places))
+
+
+def _misspelt_setting(record: Record, typo: Misspelling, ruleset: RuleSet, used: dict[str, str]) -> None:
+    """A tag that is most likely one setting misspelt, with a value other
+    than the one the game is replayed with (``[size "4"]`` where size 7 is
+    used): a :class:`~keilref.errors.TagError` at it, since the replay would
+    be of another game. With the value in use, it stays a warning."""
+    (meant,) = typo.meant if len(typo.meant) == 1 else (None,)
+    if meant not in SETTING_TAGS or (meant == "Button" and ruleset.button is ButtonRule.ABSENT):
+        return  # possibly a free-text tag; or a button the rules do not have
+    value = record.tag_value(typo.name) or ""
+    if _setting_text(meant, value, ruleset) == used[meant]:
+        return
+    raise TagError(wording.misspelt_setting(typo.name, meant, _q(value), used[meant]), typo.line, typo.column)
+
+
+def _setting_text(name: str, value: str, ruleset: RuleSet) -> str | None:
+    """A setting tag's value as :func:`read_setup` words the value in use
+    (``None``: not a value the tag could have)."""
+    try:
+        if name == "Rules":
+            return find_rules(value).name
+        if name == "Size":
+            return str(ruleset.parse_size(value))
+        if name == "Komi":
+            return format_number(ruleset.check_komi(value))
+    except ConfigError:
+        return None
+    if name == "Button":
+        return value if value in _BUTTON_WORDS else None
+    return " ".join(split_points(value)) or "none"
 
 
 def _q(value: str, limit: int = 40) -> str:
@@ -205,6 +246,9 @@ def _result_tag(tag: Tag, record: Record) -> None:
             message = f'Result "{_q(tag.value)}"' + message[len(quoted) :]
         else:  # pragma: no cover - depends on Result.parse's wording
             message = f'Result "{_q(tag.value)}": {message}'
+        meant = meant_result(tag.value)
+        if meant is not None:
+            message += f": {wording.result_meant(tag.value, meant)}"
         raise _error(tag, message) from None
     if record.result is None:
         return

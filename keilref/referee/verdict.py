@@ -104,6 +104,8 @@ class Verdict:
     """The ``White`` tag: who played White."""
     round: str | None = None
     """The ``Round`` tag, for standings (not in the JSON line, which predates it)."""
+    date: str | None = None
+    """The ``Date`` tag as written: the order ratings are computed in (not in the JSON line)."""
     result_at: tuple[int, int] | None = None
     """Line and column of the declared result (the token, else the ``Result`` tag)."""
     warnings_at: tuple[tuple[int, int], ...] = ()
@@ -244,12 +246,14 @@ def adjudicate(
     if isinstance(item, RecordError):
         return error_verdict(item, file=file, game=game, line=line)
     record = item
-    event, black, white, round_ = (record.tag_value(name) for name in ("Event", "Black", "White", "Round"))
+    event, black, white, round_, date = (
+        record.tag_value(name) for name in ("Event", "Black", "White", "Round", "Date")
+    )
     try:
         setup = read_setup(record, rules=rules)
     except RecordError as e:
         failed = error_verdict(e, file=file, game=game, line=record.line)
-        return replace(failed, event=event, black=black, white=white, round=round_)
+        return replace(failed, event=event, black=black, white=white, round=round_, date=date)
     try:
         rep = replay(record, setup=setup)
     except RecordError as e:
@@ -271,10 +275,11 @@ def adjudicate(
             black=black,
             white=white,
             round=round_,
+            date=date,
         )
     g = rep.game
     variations = variation_faults(record, setup)
-    notes = _annotation_warnings(record, setup, g, variations)
+    notes = _annotation_warnings(record, variations)
     base = dict(
         file=file,
         game=game,
@@ -292,6 +297,7 @@ def adjudicate(
         black=black,
         white=white,
         round=round_,
+        date=date,
         time_used=time_used(record),
     )
     score = g.score()
@@ -309,13 +315,11 @@ def adjudicate(
     )
 
 
-def _annotation_warnings(
-    record: Record, setup: GameSetup, game: Game, variations: list[VariationFault]
-) -> list[tuple[str, tuple[int, int]]]:
+def _annotation_warnings(record: Record, variations: list[VariationFault]) -> list[tuple[str, tuple[int, int]]]:
     """What version 2 adds to judge, as warnings in file order: each
     variation's illegal turn, and the clock checks."""
     notes = [(f.message, (f.line, f.column)) for f in variations]
-    notes += clock_warnings(record, setup.declared, game.to_move)
+    notes += clock_warnings(record)
     return sorted(notes, key=lambda note: note[1])
 
 

@@ -31,10 +31,10 @@
   // Line 0 is the main line; a variation's frames up to its branch are its parent's.
   function lines(g) {
     var start = {pos: g.start.split(""), last: -1, caps: [], clk: [null, null]};
-    var all = [{turns: g.turns, parent: -1, from: 0, at: "main", fault: g.fault, faultText: g.faultText,
+    var all = [{turns: g.turns, notes: g.notes, parent: -1, from: 0, at: "main", fault: g.fault, faultText: g.faultText,
       played: g.turns.length - (g.removal ? 1 : 0), frames: extend([start], g.turns, 0)}];
     (g.lines || []).forEach(function (l) {
-      all.push({turns: l.turns, parent: l.parent, from: l.from, at: l.at, name: l.name, up: l.up,
+      all.push({turns: l.turns, notes: l.notes, parent: l.parent, from: l.from, at: l.at, name: l.name, up: l.up,
         fault: l.fault, faultText: l.faultText, played: l.from + l.turns.length,
         frames: extend(all[l.parent].frames.slice(0, l.from + 1), l.turns, l.from)});
     });
@@ -48,6 +48,11 @@
   function entry(v, L, t) {
     var l = v.lines[owner(v, L, t)];
     return l.turns[t - l.from - 1];
+  }
+  // The annotator's comment on that turn, or null.
+  function note(v, L, t) {
+    var l = v.lines[owner(v, L, t)], i = t - l.from - 1;
+    return l.notes && Object.prototype.hasOwnProperty.call(l.notes, String(i)) ? l.notes[String(i)] : null;
   }
   // The turns that may stand where turn t of the line shown stands: [line, label] each.
   function choices(v, t) {
@@ -123,6 +128,12 @@
     if (v.clocks) {
       v.clocks.textContent = words.clocks.replace("{B}", f.clk[0] || words.noClock).replace("{W}", f.clk[1] || words.noClock);
     }
+    if (v.comment) {
+      var said = t > 0 && t <= played ? note(v, v.line, t) : null;
+      // As text: a comment holding markup shows that markup, and nothing in it runs.
+      v.comment.textContent = said === null ? "" : words.comment.replace("{C}", function () { return said; });
+      v.comment.hidden = said === null;
+    }
     v.range.value = String(t);
     v.buttons.first.disabled = v.buttons.prev.disabled = t === 0;
     v.buttons.next.disabled = v.buttons.last.disabled = end;
@@ -154,7 +165,7 @@
     var layer = el("g", {"class": "viewer-layer"}, svg);
     var v = {id: id, g: g, root: root, layer: layer, lines: lines(g), line: 0, turn: 0,
       status: root.querySelector(".viewer-status"), range: root.querySelector("input[type=range]"), buttons: {},
-      clocks: root.querySelector(".viewer-clocks"), choices: root.querySelector(".choices"), up: root.querySelector("button.up")};
+      clocks: root.querySelector(".viewer-clocks"), comment: root.querySelector(".viewer-comment"), choices: root.querySelector(".choices"), up: root.querySelector("button.up")};
     Array.prototype.forEach.call(root.querySelectorAll("button[data-step]"), function (b) {
       v.buttons[b.getAttribute("data-step")] = b;
       b.addEventListener("click", function () { active = v; step(v, b.getAttribute("data-step")); });
