@@ -16,10 +16,21 @@ of record text a runner would run, for the commands that write record text.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from typing import Any
 
-__all__ = ["RunnerGuard", "code_point", "defused", "in_script", "one_line", "runner_command_line", "shown_name"]
+__all__ = [
+    "RunnerGuard",
+    "code_point",
+    "defused",
+    "in_script",
+    "json_text",
+    "one_line",
+    "runner_command_line",
+    "shown_name",
+]
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -145,12 +156,24 @@ class RunnerGuard:
         self._line_open = text[i - 1] in _BREAKS if i else self._line_open
 
 
+_JSON_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
+"""The line breaks JSON leaves as they are (it escapes the C0 controls itself)."""
+
+
+def json_text(value: object, **options: Any) -> str:
+    """``value`` as JSON text, non-ASCII kept, that breaks no line: every
+    character :class:`RunnerGuard` takes for a line end is escaped, so a
+    document or a JSON line is never cut, or rewritten inside a string, by
+    the guard or by a reader that splits on every Unicode line break."""
+    return json.dumps(value, ensure_ascii=False, **options).translate(_JSON_BREAKS)
+
+
 def _is_blank(char: str) -> bool:
     """White space within a line, or the byte-order mark (what :data:`_BLANK` matches)."""
     return char == "\ufeff" or (char.isspace() and char not in _BREAKS)
 
 
-def in_script(json_text: str) -> str:
+def in_script(text: str) -> str:
     """JSON text as it may stand inside an HTML ``<script>`` element: every
     ``<`` written ``\\u003c``.
 
@@ -159,9 +182,11 @@ def in_script(json_text: str) -> str:
     double-escaped script state, where ``</script>`` no longer ends the
     element, and the page's own script is swallowed into the data. With no
     ``<`` in it the parser never leaves plain script data. In JSON a ``<``
-    stands only inside a string, where ``\\u003c`` means the same character.
+    stands only inside a string, where ``\\u003c`` means the same character;
+    so do the line breaks :func:`json_text` escapes, which a page printed
+    through :class:`RunnerGuard` must not hold.
     """
-    return json_text.replace("<", "\\u003c")
+    return text.replace("<", "\\u003c").translate(_JSON_BREAKS)
 
 
 _CONTROL_NAMES = {

@@ -10,7 +10,7 @@ import typer
 
 from keilref.cli.app import EXIT_FAILED, EXIT_OK, PathsArgument, _choose, app, completes, fail
 from keilref.cli.output_file import ForceOption, NewFile, Rules, is_directory_target, read_files, write_files
-from keilref.escaping import shown_name
+from keilref.escaping import json_text, shown_name
 from keilref.records.sources import STDIN, PathError, expand_paths, read_source
 
 if TYPE_CHECKING:
@@ -100,7 +100,6 @@ def export(
     force: ForceOption = False,
 ) -> None:
     """Write Keil games in another program's format: the abstract_games server's move list."""
-    import json
 
     from keilref.referee.importing import export_sources
 
@@ -116,7 +115,7 @@ def export(
         typer.echo(f"keilref: {shown_name(file)}: game {game}: cannot export: {message}", err=True)
     if output is None:
         for item in done:
-            typer.echo(json.dumps(item.moves, ensure_ascii=False))
+            typer.echo(json_text(item.moves))
         where = "standard output"
     else:
         rules = Rules(reads=read_files(sources), keep_existing=True, force=force)

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from keilref.escaping import shown_name
+from keilref.escaping import json_text, shown_name
 from keilref.formats.findings import Finding, Level, Weight, findings, game_of
 from keilref.formats import CheckOptions, Causes, Summary, Writer
 from keilref.referee.verdict import Verdict
@@ -55,7 +55,7 @@ class GitLabWriter(Writer):
         for f in findings(v, self.options):
             if f.level is not Level.ERROR:
                 continue
-            self._write(("," if self._issues else "") + "\n" + json.dumps(issue(f), ensure_ascii=False))
+            self._write(("," if self._issues else "") + "\n" + json_text(issue(f)))
             self._issues += 1
 
     def close(self, summary: Summary | None = None) -> None:

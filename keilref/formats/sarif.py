@@ -22,6 +22,7 @@ from keilref import wording
 from keilref.formats.findings import RULE_INDEX, RULES, RULES_PAGE, Finding, Level, Weight, findings, rule_anchor
 from keilref.formats import CheckOptions, Causes, Places, Summary, Writer
 from keilref.referee.verdict import Verdict
+from keilref.escaping import json_text
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 FINGERPRINT_KEY = "keilrefGame/v1"
@@ -111,15 +112,15 @@ class SarifWriter(Writer):
         head = {"$schema": SCHEMA_URI, "version": "2.1.0"}
         run = {"tool": _tool(), "columnKind": "unicodeCodePoints"}
         # The results array is left open at the end of the head and filled as verdicts arrive.
-        self._write(json.dumps(head, ensure_ascii=False)[:-1] + ', "runs": [')
-        self._write(json.dumps(run, ensure_ascii=False)[:-1] + ', "results": [\n')
+        self._write(json_text(head)[:-1] + ', "runs": [')
+        self._write(json_text(run)[:-1] + ', "results": [\n')
 
     def add(self, v: Verdict) -> None:
         for f in findings(v, self.options):
             if f.level is not Level.ERROR:
                 continue
             sep = ",\n" if self._results else ""
-            self._write(sep + json.dumps(result(f), ensure_ascii=False))
+            self._write(sep + json_text(result(f)))
             self._results += 1
 
     def close(self, summary: Summary | None = None) -> None:

@@ -6,12 +6,11 @@ names that are likely one player's, and with ``--ratings`` the Elo ratings.
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from typing import Any
 
 from keilref import wording
-from keilref.escaping import one_line, shown_name
+from keilref.escaping import json_text, one_line, shown_name
 from keilref.referee.ratings import K, START, Rating, ratings
 from keilref.referee.standings import (
     CROSSTABLE_MAX_PLAYERS,
@@ -191,4 +190,4 @@ def to_json(games: list[Game], *, rate: bool = False) -> str:
             "k": K,
             "players": [{"player": r.player, "rating": r.rating, "games": r.games} for r in ratings(games)],
         }
-    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+    return json_text(out, indent=2) + "\n"

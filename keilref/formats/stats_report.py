@@ -6,17 +6,17 @@ bytes in a pipe, a file and a snapshot.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from keilref.values import format_number
 from keilref.referee.stats import FAIR_KOMI_MIN_GAMES, ArchiveStats, ClockStats, FairKomi, GroupStats, Proportion
+from keilref.escaping import json_text
 
 STATS_FORMATS = ("text", "json")
 
 
 def to_json(stats: ArchiveStats) -> str:
-    return json.dumps(stats.to_json(), ensure_ascii=False, indent=2) + "\n"
+    return json_text(stats.to_json(), indent=2) + "\n"
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: Sequence[int] = (0,)) -> list[str]:

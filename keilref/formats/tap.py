@@ -12,11 +12,10 @@ does not fail the game, and the line of a game that passes without being
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 
-from keilref.escaping import one_line, shown_name
+from keilref.escaping import json_text, one_line, shown_name
 from keilref.formats import CheckOptions, Causes, Place, Places, Summary, Writer
 from keilref.formats.findings import Finding, Level, Weight, findings
 from keilref.formats.text import text_line, warning_lines
@@ -35,7 +34,7 @@ def description(v: Verdict) -> str:
 
 def _yaml(text: str) -> str:
     # A JSON string is a YAML double-quoted scalar; one_line leaves it nothing but \" and \\ to escape.
-    return json.dumps(one_line(text), ensure_ascii=False)
+    return json_text(one_line(text))
 
 
 def _fault(f: Finding, indent: str) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from keilref.formats import Causes, CheckOptions, Places, Summary, Writer
 from keilref.values import Color, Score, format_number
-from keilref.escaping import one_line, shown_name
+from keilref.escaping import json_text, one_line, shown_name
 from keilref.referee.settings import GameSetup
 from keilref.referee.verdict import Status, Verdict
 from keilref import wording
@@ -40,10 +40,7 @@ def warning_lines(v: Verdict) -> list[str]:
 def json_line(v: Verdict) -> str:
     data = v.to_json()
     data["file"] = shown_name(v.file)  # a name that is not UTF-8 cannot be written as it is
-    # JSON escapes the C0 controls itself; these three would still end a line
-    # for readers that split on every Unicode line break.
-    text = json.dumps(data, ensure_ascii=False)
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
+    return json_text(data)
 
 
 class TextWriter(Writer):
