@@ -48,7 +48,7 @@ from keilref.records.inputs import is_match, match_piece, read_piece
 from keilref.records.parser import GameBytes
 from keilref.records.positions import LineIndex
 from keilref.records.record import Record, Turn
-from keilref.records.reformat import FormatError, format_source
+from keilref.records.tidy import FormatError, format_source
 from keilref.records.sources import STDIN, Source
 from keilref.records.tagnames import misspelt_tags
 from keilref.referee.batches import Batch, checked_games
