@@ -44,7 +44,7 @@ from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
-from keilref.records.inputs import is_match, match_piece, read_piece
+from keilref.records.sniffing import is_match, match_piece, read_piece
 from keilref.records.parser import GameBytes
 from keilref.records.positions import LineIndex
 from keilref.records.record import Record, Turn
