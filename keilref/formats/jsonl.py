@@ -1,0 +1,36 @@
+"""Rendering verdicts as JSON lines: ``--format jsonl``, a JSON object per game."""
+
+from __future__ import annotations
+
+import json
+
+from keilref.formats import Causes, CheckOptions, Writer
+from keilref.escaping import shown_name
+from keilref.referee.verdict import Verdict
+
+
+def json_line(v: Verdict) -> str:
+    data = v.to_json()
+    data["file"] = shown_name(v.file)  # a name that is not UTF-8 cannot be written as it is
+    # JSON escapes the C0 controls itself; these three would still end a line
+    # for readers that split on every Unicode line break.
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029").replace("\x85", "\\u0085")
+
+
+class JsonLinesWriter(Writer):
+    """``--format jsonl``: a JSON object per game (see :func:`json_line`)."""
+
+    spells = "listed"
+
+    @classmethod
+    def lines(cls, v: Verdict, options: CheckOptions) -> str:
+        return json_line(v) + "\n"
+
+    @classmethod
+    def read_back(cls, text: str) -> Causes:
+        failing: Causes = {}
+        for line in text.splitlines():
+            v = json.loads(line)
+            failing[(v["file"], v["game"])] = []
+        return failing
