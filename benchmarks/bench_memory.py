@@ -8,6 +8,13 @@ samples the resident memory of the whole process tree (the main process and
 its workers) from /proc every 20 ms.
 
     python benchmarks/bench_memory.py [--mb 50 --mb 1000] [--jobs 2] [--no-gzip]
+
+``--variations N`` (repeatable) measures games of variations instead: one
+game of ``N`` one-turn variations of its first turn (``1. a1 (1. b1) (1. b1)
+...``, 8 bytes each; past 1,000,000 turns the game is refused at the cap),
+and one of ``N`` variations inside one another (refused at the 101st ``(``).
+
+    python benchmarks/bench_memory.py --variations 100000 --variations 600000
 """
 
 from __future__ import annotations
@@ -71,7 +78,19 @@ def tree_rss(pid: int) -> int:
     return total
 
 
-def measure(path: Path, jobs: int) -> tuple[float, float]:
+VARIATION_HEAD = '[Event "variations"]\n[Rules "keil"]\n[Size "7"]\n[Komi "0"]\n[Button "yes"]\n\n'
+
+
+def build_variations(path: Path, shape: str, n: int) -> None:
+    """One game of ``n`` variations: side by side after the first turn (``wide``) or nested (``deep``)."""
+    if shape == "wide":
+        moves = "1. a1 " + "(1. b1) " * n
+    else:
+        moves = "1. a1 " + "(b1 " * n + ")" * n
+    path.write_text(VARIATION_HEAD + moves + "\n", encoding="utf-8")
+
+
+def measure(path: Path, jobs: int, failing: bool = False) -> tuple[float, float]:
     cmd = [*KEILREF, "check", "--jobs", str(jobs), "--format", "jsonl", str(path)]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
@@ -80,7 +99,7 @@ def measure(path: Path, jobs: int) -> tuple[float, float]:
         peak = max(peak, tree_rss(proc.pid))
         time.sleep(0.02)
     elapsed = time.perf_counter() - start
-    if proc.returncode != 0:
+    if proc.returncode != (1 if failing else 0):
         assert proc.stderr is not None
         sys.exit(f"check failed ({proc.returncode}): {proc.stderr.read().decode()[:300]}")
     return peak / 1e6, elapsed
@@ -99,8 +118,22 @@ def main() -> None:
     ap.add_argument("--mb", type=int, action="append", help="archive sizes in MB (default: 20 and 200)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-gzip", action="store_true", help="skip the gzip-compressed copy of each archive")
+    ap.add_argument("--variations", type=int, action="append", help="measure games of this many variations instead")
     args = ap.parse_args()
     print(measuring())
+    if args.variations:
+        with tempfile.TemporaryDirectory() as tmp:
+            for n in args.variations:
+                for shape in ("wide", "deep"):
+                    path = Path(tmp) / f"{shape}-{n}.keil"
+                    build_variations(path, shape, n)
+                    refused = shape == "deep" or n > 1_000_000
+                    peak, elapsed = measure(path, args.jobs, failing=refused)
+                    print(
+                        f"{n:>10,} variations ({shape}, {os.path.getsize(path) / 1e6:,.1f} MB"
+                        f"{', refused' if refused else ''}): peak RSS {peak:6.0f} MB (all processes), {elapsed:,.1f} s"
+                    )
+        return
     with tempfile.TemporaryDirectory() as tmp:
         for mb in args.mb or [20, 200]:
             path = Path(tmp) / f"archive-{mb}.keil"

@@ -32,7 +32,7 @@ from keilref.engine.dehil import DEHIL, DehilGame
 from keilref.engine.yugo import YUGO, YugoGame
 from keilref.referee.lines import Node
 from keilref.referee.replay import IllegalTurn
-from keilref.referee.verdict import ReadError, Status, Verdict
+from keilref.referee.verdict import MismatchReason, ReadError, Status, Verdict
 from keilref.referee.batches import check_file, check_text
 # Hands Record.replay(), Record.tree() and the notebook pictures their work.
 from keilref import conveniences  # noqa: F401
@@ -77,6 +77,7 @@ __all__ = [
     "check_file",
     "check_text",
     "IllegalTurn",
+    "MismatchReason",
     "ReadError",
     "Status",
     "Verdict",

@@ -28,7 +28,7 @@ import io
 import time
 import re
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
@@ -39,7 +39,7 @@ from pygls.workspace import TextDocument, Workspace
 
 from keilref import wording
 from keilref.engine.game import Game
-from keilref.errors import KeilrefError, RecordError
+from keilref.errors import IllegalMoveError, KeilrefError, RecordError
 from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
 from keilref.project import ProjectError, Projects
@@ -50,10 +50,10 @@ from keilref.records.positions import LineIndex
 from keilref.records.record import Record, Turn
 from keilref.records.tidy import FormatError, format_source
 from keilref.records.sources import STDIN, Source
-from keilref.records.tagnames import misspelt_tags
 from keilref.referee.batches import Batch, checked_games
+from keilref.referee.fixes import Fix, fixes
 from keilref.referee.lines import Node, has_variations, replay_node
-from keilref.referee.verdict import Status, Verdict
+from keilref.referee.verdict import Verdict
 from keilref.values import Reason
 
 __all__ = ["DEBOUNCE", "MAX_DOCUMENT", "MAX_GAMES", "ROUND", "KeilServer", "server"]
@@ -86,8 +86,6 @@ _SEVERITY = {
 # A message that names a line of the file (``first on line 4``) is only true
 # where it was worded; its game is checked again when it moves.
 _NAMES_A_LINE = re.compile(r"\bline \d")
-_WRONG_NUMBER = re.compile(r"wrong move number '(\d+\.+)'.*numbered '(\d+\.+)'")
-_MISSING_BUTTON = "no Button tag"
 _STRICT = CheckOptions(strict=True)
 """An editor shows everything --strict would fail, each at its own weight."""
 _TOKEN = re.compile(r"\[[^\]\n]*\]?|[^\s{}()\[\]]+")
@@ -762,9 +760,22 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
 def _position_text(record: Record, n: int, rules: str | None = None) -> str:
     try:
         g = record.replay(turn=n, rules=rules)
+    except IllegalMoveError as e:
+        return _illegal_text(record, e, rules) or f"**Turn {n}** cannot be played: {e}"
     except KeilrefError as e:
         return f"**Turn {n}** cannot be played: {e}"
     return _board_text(f"**After turn {n}**: {wording.play_state(g)}", g, captures=True)
+
+
+def _illegal_text(record: Record, e: IllegalMoveError, rules: str | None) -> str | None:
+    """An illegal main-line turn, over the board before it, as a variation's is shown."""
+    try:
+        g = record.replay(turn=e.turn - 1, rules=rules)
+    except KeilrefError:
+        return None
+    what = wording.illegal_on_line(None, e.turn, e.move, e.reason.value, e.repeats_turn)
+    before = wording.picture_note(None, e.turn - 1, None)
+    return _board_text(wording.illegal_hover(what, before, wording.play_state(g)), g, captures=False)
 
 
 def _line_position_text(node: Node, shift: int) -> str:
@@ -832,7 +843,8 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
     if state is None:
         return []
     lines = _DocumentLines.of(ls, document)
-    first, last = lines.place(params.range.start)[0], lines.place(params.range.end)[0]
+    wanted = params.range
+    first, last = lines.place(wanted.start)[0], lines.place(wanted.end)[0]
     out: list[lsp.CodeAction] = []
     games = state.games
     for i, (game, shift) in enumerate(games):
@@ -840,52 +852,37 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
         end = games[i + 1][0].line + games[i + 1][1] - 1 if i + 1 < len(games) else lines.lines()
         if end < first or start > last:
             continue
-        out.extend(_fixes(game, shift, lines))
+        for fix in fixes(game.verdict, game.record(), _shifted(lines, shift)):
+            # As editors expect: the fixes of the diagnostics the range touches, and no others.
+            if _touches(_token_range(lines, fix.at[0] + shift, fix.at[1]), wanted):
+                out.append(_action(lines, fix, shift))
     return out
 
 
-def _fixes(game: CheckedGame, shift: int, lines: _DocumentLines) -> Iterable[lsp.CodeAction]:
-    v, record = game.verdict, game.record()
-    if record is not None:
-        for typo in misspelt_tags(record):
-            if len(typo.meant) != 1:
-                continue
-            line = typo.line + shift
-            text = lines.at(line)
-            at = text.find(typo.name, max(typo.column - 1, 0))
-            if at >= 0:
-                yield _edit(lines, f"Rename tag {typo.name} to {typo.meant[0]}", line, at + 1, typo.name, typo.meant[0])
-        if any(w.startswith(_MISSING_BUTTON) for w in v.warnings) and record.tags:
-            # Where `keilref fmt` would put it: before the Result tag, else after the last tag.
-            later = [t.line for t in record.tags if t.name == "Result"]
-            at = min(later) - 1 if later else max(t.line for t in record.tags)
-            where = lines.at_place(at + shift + 1, 1)
-            yield _action(lines, 'Add [Button "yes"]', lsp.Range(start=where, end=where), '[Button "yes"]\n')
-    if v.error is not None:
-        wrong = _WRONG_NUMBER.search(v.error.message)
-        if wrong is not None:
-            line = v.error.line + shift
-            text = lines.at(line)
-            at = text.find(wrong.group(1), max(v.error.column - 1, 0))
-            if at >= 0:
-                title = f"Renumber {wrong.group(1)} as {wrong.group(2)}"
-                yield _edit(lines, title, line, at + 1, wrong.group(1), wrong.group(2))
-    if v.status is Status.MISMATCH and v.computed is not None and record is not None and record.result is not None:
-        line = record.result_line + shift
-        yield _edit(
-            lines, f"Declare the result {v.computed}", line, record.result_column, record.result, v.computed
+def _shifted(lines: _DocumentLines, shift: int) -> Callable[[int], str]:
+    """A line's text as the game's verdict numbers it (where the game stood when checked)."""
+    return lambda line: lines.at(line + shift)
+
+
+def _touches(a: lsp.Range, b: lsp.Range) -> bool:
+    def key(p: lsp.Position) -> tuple[int, int]:
+        return p.line, p.character
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+def _action(lines: _DocumentLines, fix: Fix, shift: int) -> lsp.CodeAction:
+    edits = [
+        lsp.TextEdit(
+            range=lsp.Range(
+                start=lines.at_place(e.line + shift, e.column), end=lines.at_place(e.end_line + shift, e.end_column)
+            ),
+            new_text=e.text,
         )
-
-
-def _edit(lines: _DocumentLines, title: str, line: int, column: int, old: str, new: str) -> lsp.CodeAction:
-    start = lines.at_place(line, column)
-    end = lines.at_place(line, column + len(old))
-    return _action(lines, title, lsp.Range(start=start, end=end), new)
-
-
-def _action(lines: _DocumentLines, title: str, where: lsp.Range, text: str) -> lsp.CodeAction:
-    edit = lsp.WorkspaceEdit(changes={lines.uri: [lsp.TextEdit(range=where, new_text=text)]})
-    return lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix, edit=edit)
+        for e in fix.edits
+    ]
+    edit = lsp.WorkspaceEdit(changes={lines.uri: edits})
+    return lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, edit=edit)
 
 
 def serve() -> None:

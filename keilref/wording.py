@@ -682,3 +682,36 @@ def output_loses(name: str, lost: str, *, forceable: bool) -> str:
 def output_collision(name: str, first: str, second: str) -> str:
     """Why nothing is written when two outputs would have one name."""
     return f"{name}: {first} and {second} would both be written here; nothing written (give them different names)"
+
+
+# -- fixes ----------------------------------------------------------------------
+
+
+def fix_rename_tag(name: str, meant: str) -> str:
+    """A fix's title: ``Rename tag KOMI to Komi``."""
+    return f"Rename tag {name} to {meant}"
+
+
+def fix_add_tag(text: str) -> str:
+    """A fix's title: ``Add [Button "yes"]``."""
+    return f"Add {text}"
+
+
+def fix_renumber(wrong: str, right: str) -> str:
+    """A fix's title: ``Renumber 4. as 3.``."""
+    return f"Renumber {wrong} as {right}"
+
+
+def fix_declare_result(result: str) -> str:
+    """A fix's title: ``Declare the result B+0.5``."""
+    return f"Declare the result {result}"
+
+
+def fixed_file(name: str, fixes: int) -> str:
+    """What ``--fix`` says of a file it rewrote: ``fixed games.keil (2 fixes)``."""
+    return f"fixed {name} ({fixes} {'fix' if fixes == 1 else 'fixes'})"
+
+
+def fix_not_applied(name: str, why: str) -> str:
+    """A file ``--fix`` leaves as it is: ``games.keil: not fixed: ... (file left as it is)``."""
+    return f"{name}: not fixed: {why} (file left as it is)"

@@ -175,6 +175,7 @@ CONTRACT: dict[str, Contract] = {
     "ResultKind": Contract(ENUM, value_class(keilref.ResultKind)),
     "TurnKind": Contract(ENUM, value_class(keilref.TurnKind)),
     "Status": Contract(ENUM, value_class(keilref.Status)),
+    "MismatchReason": Contract(ENUM, value_class(keilref.MismatchReason)),
     "Result": Contract(
         VALUE_ERRORS,
         (

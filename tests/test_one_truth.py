@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cli_support import ROOT, run
-from keilref.formats import FORMATS, Causes
+from keilref.formats import FORMATS, Causes, Writer
 
 _GAME = """[Event "{event}"]
 [Rules "keil"]
@@ -147,3 +147,43 @@ def test_the_faults_of_a_game_are_its_status_then_each_warning_where_it_is() -> 
         *(False, False, False, False, True),
         *(False, True, True, True, True),
     ]
+
+
+PLACING = [
+    name
+    for name, f in FORMATS.items()
+    if f.writer_class().read_places.__func__ is not Writer.read_places.__func__  # type: ignore[attr-defined]
+]
+"""The formats that name a line and column for each fault."""
+
+
+def _places(paths: list[str], *, strict: bool) -> dict[tuple[str, int], list[tuple[str, int, int]]]:
+    """Where each failing game's faults are, by kind, from the library's verdicts."""
+    from keilref import check_file
+
+    out = {}
+    for path in paths:
+        for v in check_file(path):
+            faults = v.faults(strict=strict)
+            if faults:
+                out[(path, v.game)] = [(f.rule.partition("/")[0], f.line, f.column) for f in faults]
+    return out
+
+
+def test_the_formats_that_place_faults_include_text_jsonl_and_sarif() -> None:
+    assert {"text", "jsonl", "sarif", "checkstyle", "github", "tap"} <= set(PLACING)
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["lenient", "strict"])
+@pytest.mark.parametrize("fmt", PLACING)
+def test_every_format_places_each_fault_where_the_others_do(archive: list[str], fmt: str, strict: bool) -> None:
+    want = _places(archive, strict=strict)
+    kinds = {kind for places in want.values() for kind, *_ in places}
+    assert kinds >= {"mismatch", "error", "illegal", *(["warning", "unfinished"] if strict else [])}
+    options = ["--quiet", *(["--strict"] if strict else [])]
+    told = FORMATS[fmt].writer_class().read_places(run("check", "--format", fmt, *options, *archive).stdout)
+    assert told is not None
+    if not strict:
+        # A line format says every warning of a game it lists, failing or not.
+        told = {key: [p for p in places if p[0] != "warning"] for key, places in told.items()}
+    assert told == want

@@ -18,9 +18,10 @@ from keilref.referee.batches import default_jobs
 GOOD = ROOT / "records" / "games" / "size5-keil-corner-ko.keil"
 
 # keilref's command line, with the kernel's help refused: as on a system
-# without prctl, where each worker watches for its parent itself.
+# without prctl or pidfds, where each worker watches for its parent itself.
 WITHOUT_PRCTL = (
     "import sys, keilref.referee.batches as check; check._kill_on_parent_death = lambda: False; "
+    "check._wait_for_end = lambda pid: False; "
     "from keilref.cli import main; sys.argv[0] = 'keilref'; main()"
 )
 

@@ -100,6 +100,18 @@ def check(
             help="Exit 0 even when games fail (the report still says so); a usage error still exits 2.",
         ),
     ] = False,
+    fix: Annotated[
+        bool,
+        typer.Option(
+            "--fix",
+            help="First apply the fixes with one right answer (a misspelt tag name, the result the moves give) "
+            "to the files, then check them.",
+        ),
+    ] = False,
+    diff: Annotated[
+        bool,
+        typer.Option("--diff", help="With --fix: change nothing; print the fixes as a unified diff; exit 1 if any."),
+    ] = False,
 ) -> None:
     """Check every game: one verdict per game; exit 1 if any failed."""
     given = _Given(format=format, strict=strict, jobs=jobs, encoding=encoding, exclude=exclude,
@@ -137,6 +149,8 @@ def check(
     if not show_settings and not found.sources and not missing and found.excluded:
         say_note(f"every path given is excluded by the settings (--force-exclude): {len(found.excluded)} left out")
         raise typer.Exit(EXIT_OK)
+    if fix or diff:
+        _fix(found.sources, rules=rules, diff=diff, fix=fix)
     screen = sys.stdout  # the terminal, while -o takes standard output
     with output_to(output, found.sources) as target:
         if show_settings:
@@ -222,6 +236,17 @@ def _check(
         raise typer.Exit(EXIT_FAILED if tally.failed and not options.exit_zero else EXIT_OK)
     finally:
         forget_stdin()  # what keep_stdin kept, however the check ended
+
+
+def _fix(sources: list[Source], *, rules: str | None, diff: bool, fix: bool) -> None:
+    """``--fix``: the files fixed before they are checked; with ``--diff``, the fixes shown and nothing else done."""
+    from keilref.cli.fix import fix_sources
+
+    if not fix:
+        fail("--diff only applies to --fix")
+    changed, failed = fix_sources(sources, rules=rules, diff=diff)
+    if diff:
+        raise typer.Exit(EXIT_FAILED if changed or failed else EXIT_OK)
 
 
 def _cluster(scheduler: str | None) -> types.ModuleType | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from typing import TYPE_CHECKING, Annotated
@@ -58,6 +59,13 @@ def fmt(
             help="With --in-place: rewrite the file a symbolic link given by name points to (the link stays a link).",
         ),
     ] = False,
+    fix: Annotated[
+        bool,
+        typer.Option(
+            "--fix",
+            help="Apply the fixes with one right answer first, as check --fix does (with --diff: show them too).",
+        ),
+    ] = False,
     exclude: ExcludeOption = None,
     extend_exclude: ExtendExcludeOption = None,
     encoding: EncodingOption = None,
@@ -77,6 +85,8 @@ def fmt(
     if in_place and "-" in paths:
         fail("standard input cannot be rewritten in place (leave out --in-place to print)")
     stdin_named(paths, stdin_filename)
+    from keilref.referee.fixes import fix_utf8  # the referee, only when asked for
+
     failed = False
     if in_place and not follow_symlinks:
         # Like a file's, a directory's link given by name is followed only on
@@ -105,7 +115,13 @@ def fmt(
         typer.echo(sys.stdin.buffer.read(), nl=False)
     for source in sources:
         try:
-            outcome = tidy.format_source(source, write=in_place, force=force, follow_symlinks=follow_symlinks)
+            outcome = tidy.format_source(
+                source,
+                write=in_place,
+                force=force,
+                follow_symlinks=follow_symlinks,
+                fix=functools.partial(fix_utf8, name=source.name, rules=source.rules) if fix else None,
+            )
         except tidy.FormatError as e:
             typer.echo(f"keilref: {e}", err=True)
             # Standard input cannot be read again for the line (the file of its name may say something else).

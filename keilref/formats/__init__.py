@@ -81,6 +81,13 @@ class Summary:
 Causes = dict[tuple[str, int], list[str]]
 """Failing games, by file and index, and the rules each fails by."""
 
+Place = tuple[str, int, int]
+"""One fault as a format places it: its kind (``illegal``, ``mismatch``,
+``error``, ``unfinished`` or ``warning``), its line and its column."""
+
+Places = dict[tuple[str, int], list[Place]]
+"""Games, by file and index, and where each of their faults is, in order."""
+
 
 class Writer:
     """What every format's writer is: made as ``Writer(write, options)``, it
@@ -144,6 +151,14 @@ class Writer:
         Only tests read output back; every registered format must say how, so
         that it is held to the same truth as the others."""
         raise NotImplementedError(f"{cls.__name__} cannot read its output back")
+
+    @classmethod
+    def read_places(cls, text: str) -> Places | None:
+        """Where this format's output places each listed game's faults, as
+        :meth:`read_back` reads the games; ``None`` for a format that names
+        no line and column (only tests read it, holding every format that
+        places a fault to the same place)."""
+        return None
 
 
 class Judged(NamedTuple):

@@ -16,7 +16,7 @@ from xml.sax.saxutils import quoteattr
 
 import keilref
 from keilref.escaping import one_line, shown_name
-from keilref.formats import CheckOptions, Causes, Summary, Writer
+from keilref.formats import CheckOptions, Causes, Places, Summary, Writer
 from keilref.formats.findings import Finding, Level, Weight, findings, game_of
 from keilref.referee.verdict import Verdict
 
@@ -78,6 +78,18 @@ class CheckstyleWriter(Writer):
                 key = (file.get("name", ""), game_of(error.get("message", "")))
                 failing.setdefault(key, []).append(error.get("source", "").removeprefix("keilref."))
         return failing
+
+    @classmethod
+    def read_places(cls, text: str) -> Places:
+        import xml.etree.ElementTree as ET
+
+        places: Places = {}
+        for file in ET.fromstring(text):
+            for error in file:
+                key = (file.get("name", ""), game_of(error.get("message", "")))
+                kind = error.get("source", "").removeprefix("keilref.").partition("/")[0]
+                places.setdefault(key, []).append((kind, int(error.get("line", "0")), int(error.get("column", "0"))))
+        return places
 
 
 def checkstyle_xml(verdicts: Iterable[Verdict], *, strict: bool = False) -> str:

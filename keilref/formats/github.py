@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from keilref.formats.findings import Finding, Level, findings, game_of
 from keilref.escaping import shown_name
-from keilref.formats import CheckOptions, Causes, Summary, Writer
+from keilref.formats import CheckOptions, Causes, Places, Summary, Writer
 from keilref.referee.verdict import Verdict
 
 ANNOTATION_LIMIT = 10
@@ -101,6 +101,16 @@ class GitHubWriter(Writer):
             if m:
                 failing.setdefault((m.group(1), game_of(m.group(3))), []).append(m.group(2))
         return failing
+
+    @classmethod
+    def read_places(cls, text: str) -> Places:
+        places: Places = {}
+        for line in text.splitlines():
+            m = re.match(r"::error file=([^,]+),line=(\d+),col=(\d+),title=keilref (\S+)::(.*)", line)
+            if m:
+                place = (m.group(4), int(m.group(2)), int(m.group(3)))
+                places.setdefault((m.group(1), game_of(m.group(5))), []).append(place)
+        return places
 
     def close(self, summary: Summary | None = None) -> None:
         more = self._errors - ANNOTATION_LIMIT

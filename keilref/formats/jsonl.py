@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from keilref.formats import Causes, CheckOptions, Writer
+from keilref.formats import Causes, CheckOptions, Places, Writer
 from keilref.escaping import shown_name
-from keilref.referee.verdict import Verdict
+from keilref.referee.verdict import Status, Verdict
 
 
 def json_line(v: Verdict) -> str:
@@ -34,3 +34,17 @@ class JsonLinesWriter(Writer):
             v = json.loads(line)
             failing[(v["file"], v["game"])] = []
         return failing
+
+    @classmethod
+    def read_places(cls, text: str) -> Places:
+        places: Places = {}
+        for line in text.splitlines():
+            v = json.loads(line)
+            listed = places.setdefault((v["file"], v["game"]), [])
+            at = v["illegal"] or v["error"] or v["mismatch"]
+            if at is not None:
+                listed.append((v["status"], at["line"], at["column"]))
+            elif v["status"] == Status.UNFINISHED.value:
+                listed.append((v["status"], v["line"], 1))  # the game's start, as the text line has it
+            listed += [("warning", w["line"], w["column"]) for w in v["warning_places"]]
+        return places

@@ -20,7 +20,7 @@ from urllib.parse import quote
 import keilref
 from keilref import wording
 from keilref.formats.findings import RULE_INDEX, RULES, RULES_PAGE, Finding, Level, Weight, findings, rule_anchor
-from keilref.formats import CheckOptions, Causes, Summary, Writer
+from keilref.formats import CheckOptions, Causes, Places, Summary, Writer
 from keilref.referee.verdict import Verdict
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -132,6 +132,16 @@ class SarifWriter(Writer):
             key = (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], r["properties"]["game"])
             failing.setdefault(key, []).append(r["ruleId"])
         return failing
+
+    @classmethod
+    def read_places(cls, text: str) -> Places:
+        places: Places = {}
+        for r in json.loads(text)["runs"][0]["results"]:
+            location = r["locations"][0]["physicalLocation"]
+            region = location["region"]
+            place = (r["ruleId"].partition("/")[0], region["startLine"], region["startColumn"])
+            places.setdefault((location["artifactLocation"]["uri"], r["properties"]["game"]), []).append(place)
+        return places
 
 
 def sarif_log(verdicts: Iterable[Verdict], *, strict: bool = False) -> dict[str, Any]:

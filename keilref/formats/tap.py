@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 
 from keilref.escaping import one_line, shown_name
-from keilref.formats import CheckOptions, Causes, Summary, Writer
+from keilref.formats import CheckOptions, Causes, Place, Places, Summary, Writer
 from keilref.formats.findings import Finding, Level, Weight, findings
 from keilref.formats.text import text_line, warning_lines
 from keilref.referee.verdict import Status, Verdict
@@ -99,3 +99,26 @@ class TapWriter(Writer):
             if rule is not None and rules is not None:
                 rules.append(rule.group(1))
         return failing
+
+    @classmethod
+    def read_places(cls, text: str) -> Places:
+        # Each fault's block says its rule, then where it is: line, then column.
+        places: Places = {}
+        listed: list[Place] | None = None
+        kind, line = "", 0
+        for row in text.splitlines():
+            point = re.match(r"(not ok|ok) \d+ - (.*) game (\d+)\Z", row)
+            if point is not None:
+                name = re.sub(r"\\(.)", r"\1", point.group(2))
+                listed = places.setdefault((name, int(point.group(3))), []) if point.group(1) == "not ok" else None
+                continue
+            field = re.match(r" +(?:- )?(rule|line|column): (\S+)\Z", row)
+            if field is None or listed is None:
+                continue
+            if field.group(1) == "rule":
+                kind = field.group(2).partition("/")[0]
+            elif field.group(1) == "line":
+                line = int(field.group(2))
+            else:
+                listed.append((kind, line, int(field.group(2))))
+        return places

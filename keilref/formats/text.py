@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from keilref.formats import Causes, CheckOptions, Summary, Writer
+from keilref.formats import Causes, CheckOptions, Places, Summary, Writer
 from keilref.escaping import one_line, shown_name
 from keilref.referee.verdict import Status, Verdict
 from keilref.wording import verdict_message
@@ -26,10 +26,9 @@ def text_line(v: Verdict) -> str:
 
 def warning_lines(v: Verdict) -> list[str]:
     """One line per warning, at the tag it is about (the game's start for a missing one)."""
-    places = v.warnings_at + ((v.line, 1),) * (len(v.warnings) - len(v.warnings_at))
     return [
         one_line(f"{shown_name(v.file)}:{line}:{column}: game {v.game}: warning: {text}")
-        for text, (line, column) in zip(v.warnings, places)
+        for text, line, column in v.placed_warnings
     ]
 
 
@@ -58,6 +57,20 @@ class TextWriter(Writer):
             if m and m.group(3) != "warning":
                 failing[(m.group(1), int(m.group(2)))] = []
         return failing
+
+    @classmethod
+    def read_places(cls, text: str) -> Places:
+        # Every line but the summary is at a place: the status's (unless the
+        # game is ok, which has no fault) and each warning's.
+        places: Places = {}
+        for line in text.splitlines():
+            m = re.match(r"(.+?):(\d+):(\d+): game (\d+): (\w+): ", line)
+            if m is None:
+                continue
+            listed = places.setdefault((m.group(1), int(m.group(4))), [])
+            if m.group(5) != Status.OK.value:
+                listed.append((m.group(5), int(m.group(2)), int(m.group(3))))
+        return places
 
 
 def summary_line(counts: Counter[str], seconds: float, *, warned: int = 0, interrupted: bool = False) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -30,9 +30,9 @@ from keilref.values import Result, meant_result
 from keilref.escaping import code_point
 from keilref.errors import RecordSyntaxError
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind, Variation
-from keilref.records.scanner import number_text, turn_from_token
+from keilref.records.scanner import number_text, shared_spelling, turn_from_token
 
-__all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser"]
+__all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser", "too_many_turns"]
 
 _GRAMMAR = "record.lark"
 
@@ -69,7 +69,10 @@ def record_parser() -> Lark:
         lexer="contextual",
         propagate_positions=False,
         maybe_placeholders=True,
-        transformer=_Builder(),
+        transformer=_BUILDER,
+        # Seen as each is read: the nesting is refused at its 101st '(',
+        # before anything after it is read.
+        lexer_callbacks={"LPAR": _BUILDER.opened, "RPAR": _BUILDER.closed},
     )
 
 
@@ -131,12 +134,12 @@ def _tag(token: Token, comments: _Comments | None) -> Tag:
 
 def _turn(token: Token, comments: tuple[Comment, ...], numbered: bool) -> Turn:
     """The turn a MOVE token spells."""
-    return turn_from_token(token.value, comments, numbered, token.line or 0, token.column or 0)
+    return turn_from_token(shared_spelling(token.value), comments, numbered, token.line or 0, token.column or 0)
 
 
-def _wrong_number(token: Token, index: int) -> _Fault:
+def _wrong_number(number: _Number, index: int) -> _Fault:
     """The error for a move number that does not name the turn after it."""
-    text: str = token.value
+    text, line, column = number
     digits = text.rstrip(".")
     dots = len(text) - len(digits)
     right = number_text(index)
@@ -151,7 +154,16 @@ def _wrong_number(token: Token, index: int) -> _Fault:
             f"wrong move number '{text}': the turn after it is {whose} turn of move "
             f"{index // 2 + 1}, numbered '{right}'"
         )
-    return _Fault(message, token.line or 0, token.column or 0)
+    return _Fault(message, line, column)
+
+
+_Number = tuple[str, int, int]
+"""A move number or numeric glyph kept to be checked later: its text, line
+and column. Lark's tokens are not kept: a token costs several times that."""
+
+
+def _kept(token: Token) -> _Number:
+    return shared_spelling(token.value), token.line or 0, token.column or 0
 
 
 class _Notes:
@@ -161,22 +173,22 @@ class _Notes:
     __slots__ = ("clock_at", "comments", "nags", "plain", "variations")
 
     def __init__(self) -> None:
-        self.nags: list[Token] = []
+        self.nags: list[_Number] = []
         self.comments: list[Comment] = []
         self.clock_at: tuple[int, int] | None = None
-        self.variations: list[tuple[_PendingVariation, list[Comment]]] = []
+        self.variations: list[_PendingVariation] = []
         self.plain = True
         """Only comments, and no clock among them."""
 
     def nag(self, token: Token) -> _Notes:
-        self.nags.append(token)
+        self.nags.append(_kept(token))
         self.plain = False
         return self
 
     def comment(self, token: Token) -> _Notes:
         comment = _comment(token.value)
         if self.variations:
-            self.variations[-1][1].append(comment)
+            self.variations[-1].add_after(comment)
         else:
             self.comments.append(comment)
             if self.clock_at is None and "[%clk" in token.value:
@@ -185,7 +197,7 @@ class _Notes:
         return self
 
     def variation(self, variation: _PendingVariation) -> _Notes:
-        self.variations.append((variation, []))
+        self.variations.append(variation)
         self.plain = False
         return self
 
@@ -202,80 +214,74 @@ def _clock_place(token: Token) -> tuple[int, int]:
 
 class _PendingVariation:
     """A variation read but not yet built: its turns' numbers are checked once
-    the turn it replaces has its place in the game."""
+    the turn it replaces has its place in the game. It holds plain values,
+    never Lark's tokens, so that a game of a million variations stays small."""
 
-    __slots__ = ("comments", "line", "opening")
+    __slots__ = ("after", "column", "comments", "line", "turns")
 
-    def __init__(self, opening: Token, comments: tuple[Comment, ...], line: list[_PendingTurn | Turn]) -> None:
-        self.opening = opening
-        self.comments = comments
+    def __init__(self, line: int, column: int, comments: tuple[Comment, ...], turns: list[_PendingTurn | Turn]) -> None:
         self.line = line
+        self.column = column
+        """Where its ``(`` stands."""
+        self.comments = comments
+        self.turns = turns
+        self.after: list[Comment] | None = None
+        """Comments after its ``)``; ``None`` for none (most variations)."""
+
+    def add_after(self, comment: Comment) -> None:
+        if self.after is None:
+            self.after = []
+        self.after.append(comment)
 
 
 class _PendingTurn:
-    """A turn read but not yet built (see :class:`_PendingVariation`)."""
+    """A turn whose move number or variations wait for its place in its line
+    (see :class:`_PendingVariation`): the turn itself is already made."""
 
-    __slots__ = ("before", "glyph", "move", "notes", "number")
+    __slots__ = ("nags", "number", "turn", "variations")
 
     def __init__(
-        self, number: Token | None, before: _Comments | None, move: Token, glyph: Token | None, notes: _Notes | None
+        self, turn: Turn, number: _Number | None, nags: Sequence[_Number], variations: Sequence[_PendingVariation]
     ) -> None:
+        self.turn = turn
         self.number = number
-        self.before = before
-        self.move = move
-        self.glyph = glyph
-        self.notes = notes
+        self.nags = nags
+        self.variations = variations
 
 
-def _nag(token: Token) -> str:
+def _nag(nag: _Number) -> str:
     """``$14`` as canonical (``$014`` reads as ``$14``)."""
-    text: str = token.value
+    text, line, column = nag
     digits = text[1:].lstrip("0") or "0"
     if len(digits) > 3 or int(digits) > limits.MAX_NAG:
         shown = text if len(text) <= 12 else text[:9] + "..."
         message = f"numeric glyph '{shown}' is out of range: write $0 to ${limits.MAX_NAG}"
-        raise _Fault(message, token.line or 0, token.column or 0)
+        raise _Fault(message, line, column)
     return "$" + digits
 
 
-def _built(pending: _PendingTurn, index: int, depth: int) -> Turn:
+def _built(pending: _PendingTurn, index: int) -> Turn:
     """The turn ``pending`` at ``index`` in its line (0 for Black's first),
-    with its variations, which start at the same index."""
+    with its variations, which start at the same index. The nesting is
+    bounded where each ``(`` is read (:meth:`_Builder.opened`)."""
     number = pending.number
-    if number is not None and number.value != number_text(index):
+    if number is not None and number[0] != number_text(index):
         raise _wrong_number(number, index)
-    notes = pending.notes
-    comments = _comments(pending.before)
-    glyphs: tuple[str, ...] = () if pending.glyph is None else (pending.glyph.value,)
-    variations: tuple[Variation, ...] = ()
-    clock_at = None
-    if notes is not None:
-        comments += tuple(notes.comments)
-        glyphs += tuple(_nag(t) for t in notes.nags)
-        clock_at = notes.clock_at
-        variations = tuple(_variation(v, after, index, depth + 1) for v, after in notes.variations)
-    if pending.before is not None and pending.before.clock_at is not None:
-        clock_at = pending.before.clock_at  # the first clock in the turn's comments is its clock
-    move = pending.move
-    turn = turn_from_token(move.value, comments, number is not None, move.line or 0, move.column or 0)
-    if not (glyphs or variations or clock_at):
+    turn = pending.turn
+    glyphs = tuple(_nag(n) for n in pending.nags)
+    variations = tuple(_variation(v, index) for v in pending.variations)
+    if not (glyphs or variations):
         return turn
-    return dataclasses.replace(turn, glyphs=glyphs, variations=variations, clock_at=clock_at)
+    return dataclasses.replace(turn, glyphs=turn.glyphs + glyphs, variations=variations)
 
 
-def _variation(pending: _PendingVariation, after: list[Comment], index: int, depth: int) -> Variation:
-    opening = pending.opening
-    if depth > limits.MAX_VARIATION_DEPTH:
-        raise _Fault(
-            f"variations nested too deep: at most {limits.MAX_VARIATION_DEPTH} inside one another",
-            opening.line or 0,
-            opening.column or 0,
-        )
+def _variation(pending: _PendingVariation, index: int) -> Variation:
     turns = tuple(
-        t if type(t) is Turn else _built(t, index + i, depth)  # type: ignore[arg-type]
-        for i, t in enumerate(pending.line)
+        t if type(t) is Turn else _built(t, index + i)  # type: ignore[arg-type]
+        for i, t in enumerate(pending.turns)
     )
-    return Variation(turns, pending.comments, tuple(after), opening.line or 0, opening.column or 0)
+    after = () if pending.after is None else tuple(pending.after)
+    return Variation(turns, pending.comments, after, pending.line, pending.column)
 
 
 class _Builder(Transformer[Token, Record]):
@@ -327,11 +333,34 @@ class _Builder(Transformer[Token, Record]):
         return []
 
     def _too_many(self) -> _Fault:
-        cap = limits.MAX_TURNS
-        return _Fault(f"too many turns: a game may have at most {cap:,}; it was not read", self.first_line, 1)
+        return _too_many(self.first_line)
 
     read = 0
     """Turns read so far in this game, variations included: the cap counts them all."""
+
+    depth = 0
+    """Variations open where the reading stands."""
+
+    def begin(self) -> None:
+        """Ready for a new game (the one builder serves every parse of the process)."""
+        self.read = 0
+        self.depth = 0
+
+    def opened(self, token: Token) -> Token:
+        """A ``(`` is read: refused at once past the nesting cap, so that a
+        game of a hundred thousand ``(`` costs no more than its first 101."""
+        self.depth += 1
+        if self.depth > limits.MAX_VARIATION_DEPTH:
+            raise _Fault(
+                f"variations nested too deep: at most {limits.MAX_VARIATION_DEPTH} inside one another",
+                token.line or 0,
+                token.column or 0,
+            )
+        return token
+
+    def closed(self, token: Token) -> Token:
+        self.depth -= 1
+        return token
 
     def _count(self) -> None:
         self.read += 1
@@ -344,7 +373,7 @@ class _Builder(Transformer[Token, Record]):
         if type(pending) is Turn:  # the common case: unnumbered, no glyph, no variation
             turns.append(pending)
         else:
-            turns.append(_built(pending, len(turns), 0))  # type: ignore[arg-type]
+            turns.append(_built(pending, len(turns)))  # type: ignore[arg-type]
         return turns
 
     def turn(self, children: list[Any]) -> _PendingTurn | Turn:
@@ -364,7 +393,23 @@ class _Builder(Transformer[Token, Record]):
                 glyph.line or 0,
                 glyph.column or 0,
             )
-        return _PendingTurn(number, before, move, glyph, notes)
+        comments = _comments(before)
+        clock_at = None
+        nags: Sequence[_Number] = ()
+        variations: Sequence[_PendingVariation] = ()
+        if notes is not None:
+            comments += tuple(notes.comments)
+            clock_at = notes.clock_at
+            nags, variations = notes.nags, notes.variations
+        if before is not None and before.clock_at is not None:
+            clock_at = before.clock_at  # the first clock in the turn's comments is its clock
+        turn = _turn(move, comments, number is not None)
+        if glyph is not None or clock_at is not None:
+            glyphs = () if glyph is None else (glyph.value,)
+            turn = dataclasses.replace(turn, glyphs=glyphs, clock_at=clock_at)
+        if number is None and not nags and not variations:
+            return turn
+        return _PendingTurn(turn, None if number is None else _kept(number), nags, variations)
 
     def first_nag(self, children: list[Token]) -> _Notes:
         return _Notes().nag(children[0])
@@ -386,7 +431,7 @@ class _Builder(Transformer[Token, Record]):
 
     def variation(self, children: list[Any]) -> _PendingVariation:
         opening: Token = children[0]
-        return _PendingVariation(opening, _comments(children[1]), children[2])
+        return _PendingVariation(opening.line or 0, opening.column or 0, _comments(children[1]), children[2])
 
     def first_line_turn(self, children: list[Any]) -> list[_PendingTurn | Turn]:
         return [children[0]]
@@ -405,6 +450,9 @@ class _Builder(Transformer[Token, Record]):
         return token, _comments(children[1])
 
 
+_BUILDER = _Builder()
+
+
 # --------------------------------------------------------------------------
 # One game
 
@@ -416,6 +464,7 @@ def parse_with_grammar(text: str, filename: str | None, line_offset: int, column
     """
     try:
         parser = record_parser()
+        _BUILDER.begin()
         if line_offset == 0 and column_offset == 0:
             return cast(Record, parser.parse(text))
         interactive = parser.parse_interactive(text)
@@ -429,6 +478,19 @@ def parse_with_grammar(text: str, filename: str | None, line_offset: int, column
     except UnexpectedInput as e:
         message, line, column = _describe(e, text, line_offset, column_offset)
         raise _error(message, line, column, text, filename, line_offset, column_offset) from None
+
+
+def _too_many(first_line: int) -> _Fault:
+    cap = limits.MAX_TURNS
+    return _Fault(f"too many turns: a game may have at most {cap:,}; it was not read", first_line, 1)
+
+
+def too_many_turns(text: str, filename: str | None, line_offset: int, column_offset: int, first_line: int) -> RecordSyntaxError:
+    """The error for a game over :data:`~limits.MAX_TURNS` whose first tag is on
+    ``first_line``, as the grammar words it: for a game the scanner found over
+    the cap, without reading it again."""
+    fault = _too_many(first_line)
+    return _error(fault.message, fault.line, fault.column, text, filename, line_offset, column_offset)
 
 
 def _error(
@@ -687,7 +749,7 @@ def _token_fault(
     if number is not None:
         turns = _turns_before(e, number)
         if turns is not None and number.value != number_text(len(turns)):
-            fault = _wrong_number(number, len(turns))
+            fault = _wrong_number(_kept(number), len(turns))
             return fault.message, fault.line, fault.column
     return None
 

@@ -27,7 +27,7 @@ from typing import BinaryIO, Self
 from keilref.errors import RecordError, RecordSyntaxError
 from keilref.records import limits
 from keilref.records.record import Record
-from keilref.records.scanner import scan_game
+from keilref.records.scanner import TurnCapPassed, scan_game
 
 __all__ = [
     "CHUNK_SIZE",
@@ -76,12 +76,26 @@ def _parse_game(text: str, filename: str | None, line_offset: int, column_offset
         text = _CR_LF.sub("\n", text)
     # Well-formed games take the fast path; the grammar reads the rest and
     # says what is wrong (keilref.records.scanner declines whatever it is not sure of).
-    record = scan_game(text, line_offset, column_offset)
-    if record is not None and len(record.moves) <= limits.MAX_TURNS:  # the grammar words the cap
-        return record
-    from keilref.records.grammar import parse_with_grammar  # only for games the scanner declines
+    try:
+        record = scan_game(text, line_offset, column_offset)
+    except TurnCapPassed as passed:
+        raise _over_the_cap(text, filename, line_offset, column_offset, passed.first_line) from None
+    if record is None:
+        from keilref.records.grammar import parse_with_grammar  # only for games the scanner declines
 
-    return parse_with_grammar(text, filename, line_offset, column_offset)
+        return parse_with_grammar(text, filename, line_offset, column_offset)
+    if len(record.moves) > limits.MAX_TURNS:
+        raise _over_the_cap(text, filename, line_offset, column_offset, record.line)
+    return record
+
+
+def _over_the_cap(text: str, filename: str | None, line_offset: int, column_offset: int, first_line: int) -> RecordError:
+    """A game over the turn cap, refused as the grammar words it, without
+    reading it again: the scanner read it whole, or read well-formed turns
+    past the cap and stopped there."""
+    from keilref.records.grammar import too_many_turns
+
+    return too_many_turns(text, filename, line_offset, column_offset, first_line)
 
 
 # --------------------------------------------------------------------------

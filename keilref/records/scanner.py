@@ -6,16 +6,24 @@ a game with one compiled regular expression and a small state machine, and
 builds exactly the :class:`~keilref.records.record.Record` the Lark parse builds:
 the same tags, turns, comments, result, lines and columns.
 
+Games with variations, glyphs and clocks it reads too (:func:`_scan_annotated`),
+building each variation as it is read, with nothing kept but what the record
+holds: the grammar's reading cost about 1.5 KB a variation, this about 330
+bytes. A well-formed game past the turn cap stops the reading there
+(:class:`TurnCapPassed`), so that such a game is never built whole.
+
 It declines (returns ``None``) anything it is not sure of: a token that is
 not one of the grammar's terminals, one out of place, a wrong move number, a
-duplicate tag, a result that does not read. The caller then parses the game
+duplicate tag, a result that does not read, a glyph not directly after its
+turn, variations nested past the cap. The caller then parses the game
 with the grammar (``grammar/record.lark``), which stays the definition of
 the format and the source of every error message. So the scanner can only
 ever make reading faster, never change what is read or what is said about
 a fault; the differential tests hold it to that.
 
-The token patterns below are the grammar's terminals, copied verbatim (TAG
-with groups added to take it apart): each starts with a different character
+The token patterns below are the grammar's terminals, copied verbatim (a
+test holds them to the grammar's; a TAG is taken apart by a pattern with
+groups): each starts with a different character
 (MOVE and RESULT share ``B``, ``W`` and ``D``, but no text matches both), so
 the first that matches here is the one Lark's contextual lexer picks.
 """
@@ -27,26 +35,27 @@ import re
 from collections.abc import Callable
 from typing import cast
 
+from keilref.records import limits
 from keilref.values import Result
-from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, with_deferred_turns
+from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, Variation, with_deferred_turns
 
-__all__ = ["scan_game"]
+__all__ = ["TurnCapPassed", "scan_game", "shared_spelling"]
+
+_MOVE_TERMINAL = r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff()!?])|(?:pass|button)(?![^ \t\n\r{;\ufeff()!?])"
+_MOVENUM_TERMINAL = r"[0-9]+\.+"
+_COMMENT_TERMINAL = r"\{[^}]*\}|;[^\n]*"
+_RESULT_TERMINAL = r"(?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*)(?![^ \t\n\r{;\ufeff])"
+_TAG_TERMINAL = r'\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\]'
+_GLYPH_TERMINAL = r"(?:!!|\?\?|!\?|\?!|!|\?)(?![^ \t\n\r{;\ufeff()])"
+_NAG_TERMINAL = r"\$[0-9]+(?![^ \t\n\r{;\ufeff()])"
+_BLANKS_BEFORE = r"([ \t\n\r\ufeff]*)"
+# Anything else starts no token, and the game is declined: the rest of the
+# text in one match; or the end of the text.
+_ANYTHING_ELSE = r"([^ \t\n\r\ufeff](?s:.*))|\Z"
 
 _TOKENS = re.compile(
-    r"([ \t\n\r\ufeff]*)(?:"
-    # MOVE
-    r"((?:[A-Z]@)?[A-Za-z][0-9]{1,3}(?![^ \t\n\r{;\ufeff()!?])|(?:pass|button)(?![^ \t\n\r{;\ufeff()!?]))"
-    # MOVENUM
-    r"|([0-9]+\.+)"
-    # COMMENT
-    r"|(\{[^}]*\}|;[^\n]*)"
-    # RESULT
-    r"|((?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*)(?![^ \t\n\r{;\ufeff]))"
-    # TAG
-    r'|(\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"(?:[^"\\\n]|\\["\\])*"[ \t]*\])'
-    # anything else starts no token, and the game is declined: the rest of
-    # the text in one match; or the end of the text
-    r"|([^ \t\n\r\ufeff](?s:.*))|\Z)"
+    f"{_BLANKS_BEFORE}(?:({_MOVE_TERMINAL})|({_MOVENUM_TERMINAL})|({_COMMENT_TERMINAL})"
+    f"|({_RESULT_TERMINAL})|({_TAG_TERMINAL})|{_ANYTHING_ELSE})"
 )
 """One match per token, with the blanks before it: ``findall`` then reads
 the whole text in one call, no character skipped, and no match objects.
@@ -202,10 +211,25 @@ def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record
     plain = _scan_plain(text, line_offset, column_offset)
     if plain is not _NOT_PLAIN:
         return cast("Record | None", plain)
-    return _scan_tokens(text, line_offset, column_offset)
+    tokens = _scan_tokens(text, line_offset, column_offset)
+    if tokens is _ANNOTATED:
+        # Every turn takes at least three characters (a move and what ends
+        # it): only a longer game can pass the turn cap, and such a game is
+        # read through once without making anything, so that one refused at
+        # the cap has not first been built up to it.
+        if len(text) > 3 * limits.MAX_TURNS and _scan_annotated(text, line_offset, column_offset, False) is None:
+            return None
+        return cast("Record | None", _scan_annotated(text, line_offset, column_offset))
+    return cast("Record | None", tokens)
 
 
-def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | None:
+_ANNOTATED = object()
+"""The game has a variation or a glyph: :func:`scan_game` reads it with :func:`_scan_annotated`."""
+_ANNOTATION_STARTS = frozenset("()!?$")
+_CHECKED = object()
+
+
+def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | None | object:
     """:func:`scan_game` for any game, token by token."""
     head: list[Comment] = []
     tags: list[Tag] = []
@@ -294,6 +318,8 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
                 return None
             pos += len(tag)
         elif bad:
+            if bad[0] in _ANNOTATION_STARTS:
+                return _ANNOTATED  # a variation, a glyph: read again by _scan_annotated
             return None  # a character that starts no token here
         # else: the end of the text, after any blanks
     if not tags or number is not None or pos != len(text):
@@ -309,6 +335,303 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
     return Record(
         tuple(tags),
         tuple(turns),
+        result,
+        tuple(head),
+        tuple(result_comments),
+        tags[0].line,
+        result_line,
+        result_column,
+    )
+
+
+class TurnCapPassed(Exception):
+    """A well-formed game read past :data:`~limits.MAX_TURNS` turns (variations
+    included): the reading stops there, and the caller refuses the game as
+    the grammar words it, at its first tag (``first_line``)."""
+
+    def __init__(self, first_line: int) -> None:
+        super().__init__(first_line)
+        self.first_line = first_line
+
+
+_ANNOTATED_TOKENS = re.compile(
+    f"{_BLANKS_BEFORE}(?:({_MOVE_TERMINAL})|({_MOVENUM_TERMINAL})|({_COMMENT_TERMINAL})|({_RESULT_TERMINAL})|({_TAG_TERMINAL})"
+    f"|({_GLYPH_TERMINAL})|({_NAG_TERMINAL})|(\\()|(\\))|{_ANYTHING_ELSE})"
+)
+""":data:`_TOKENS` with the grammar's GLYPH, NAG, LPAR and RPAR terminals
+(verbatim): each starts with a character no other terminal starts with."""
+(
+    _MOVE_GROUP, _NUMBER_GROUP, _COMMENT_GROUP, _RESULT_GROUP, _TAG_GROUP,
+    _GLYPH_GROUP, _NAG_GROUP, _LPAR_GROUP, _RPAR_GROUP, _BAD_GROUP,
+) = range(2, 12)
+
+_SPELLINGS: dict[str, str] = {}
+
+
+def shared_spelling(text: str) -> str:
+    """One string per spelling of a move, for the turns of annotated games
+    (both readers): a game of a million variations then holds a few hundred
+    strings, not a million."""
+    spelt = _SPELLINGS.get(text)
+    if spelt is None:
+        if len(_SPELLINGS) >= 4096:  # odd spellings must not grow it without end
+            _SPELLINGS.clear()
+        spelt = _SPELLINGS[text] = text
+    return spelt
+
+
+class _Line:
+    """A line being read: the main line, or a variation from its ``(``.
+
+    The last turn read stays open, taking the comments, glyphs and
+    variations written after it, and is made when the line goes on or ends.
+    Nothing but what the record will hold is kept, so that a game of many
+    variations costs what its record costs.
+    """
+
+    __slots__ = (
+        "after", "base", "before", "build", "clock", "column", "comments", "count", "glyphs", "lead",
+        "line", "move", "move_column", "move_line", "number", "numbered", "turns", "variations",
+    )
+
+    def __init__(self, base: int, line: int, column: int, build: bool) -> None:
+        self.build = build
+        """Make the turns and variations; else only count and check them."""
+        self.count = 0
+        """The turns closed so far."""
+        self.base = base
+        """The index in the game of this line's first turn (0: Black's first)."""
+        self.line = line
+        self.column = column
+        """Where the ``(`` stands (0 for the main line)."""
+        self.lead: list[Comment] | None = None
+        """Comments after the ``(``, before the first turn."""
+        self.turns: list[Turn] = []
+        self.number: str | None = None
+        """A move number waiting for its move, and the comments after it."""
+        self.before: list[Comment] | None = None
+        self.move: str | None = None
+        """The open turn, as written; ``None`` before the first."""
+        self.move_line = self.move_column = 0
+        self.numbered = False
+        """Whether a move number stood before the open turn."""
+        self.comments: list[Comment] | None = None
+        self.glyphs: list[str] | None = None
+        self.clock: tuple[int, int] | None = None
+        self.variations: list[Variation | None] | None = None
+        """The open turn's variations, the last one's comments after its ``)`` aside."""
+        self.after: list[Comment] | None = None
+
+    def close_turn(self) -> None:
+        """Make the open turn, if any."""
+        if self.move is None:
+            return
+        self.count += 1
+        if not self.build:
+            self.move = None
+            self.comments = self.glyphs = self.variations = self.after = None
+            self.clock = None
+            return
+        self._close_variation()
+        comments = () if self.comments is None else tuple(self.comments)
+        turn = turn_from_token(shared_spelling(self.move), comments, self.numbered, self.move_line, self.move_column)
+        if self.glyphs is not None or self.variations is not None or self.clock is not None:
+            turn = dataclasses.replace(
+                turn,
+                glyphs=() if self.glyphs is None else tuple(self.glyphs),
+                variations=() if self.variations is None else cast("tuple[Variation, ...]", tuple(self.variations)),
+                clock_at=self.clock,
+            )
+        self.turns.append(turn)
+        self.move = None
+        self.comments = self.glyphs = self.variations = None
+        self.clock = None
+
+    def _close_variation(self) -> None:
+        """Give the last variation its comments after its ``)``."""
+        if self.after is not None and self.variations and self.build:
+            v = self.variations[-1]
+            assert v is not None  # made, as this line is
+            self.variations[-1] = Variation(v.turns, v.comments, tuple(self.after), v.line, v.column)
+        self.after = None
+
+    def add_variation(self, variation: Variation | None) -> None:
+        self._close_variation()
+        if self.variations is None:
+            self.variations = []
+        self.variations.append(variation)
+
+    def variation(self) -> Variation | None:
+        """This line, ended by its ``)``, as a variation (``None`` when not made)."""
+        self.close_turn()
+        if not self.build:
+            return None
+        lead = () if self.lead is None else tuple(self.lead)
+        return Variation(tuple(self.turns), lead, (), self.line, self.column)
+
+
+def _scan_annotated(text: str, line_offset: int, column_offset: int, build: bool = True) -> Record | None | object:
+    """:func:`scan_game` for a game with variations or glyphs: what the
+    grammar reads, built as it builds it, and declined where it finds a
+    fault (or a nesting past the cap, which it words). Not ``build``, the
+    game is only read through, and :data:`_CHECKED` stands for its record."""
+    head: list[Comment] = []
+    tags: list[Tag] = []
+    names: set[str] = set()
+    tag_notes: dict[int, list[Comment]] = {}
+    main = _Line(0, 0, 0, build)
+    lines = [main]  # the lines open, innermost last
+    current = main
+    read = 0  # turns, variations included
+    cap = limits.MAX_TURNS
+    max_depth = limits.MAX_VARIATION_DEPTH
+    result: str | None = None
+    result_line = result_column = 0
+    result_comments: list[Comment] = []
+    after_move = False  # the token before was a move: a glyph may follow it, directly
+
+    line = line_offset + 1
+    line_start = -column_offset
+    pos = 0
+    # One match at a time, not findall's list: the list of a million
+    # variations' tokens would cost more than their record.
+    for m in _ANNOTATED_TOKENS.finditer(text):
+        blanks, kind = m.group(1), m.lastindex or 1
+        token = m.group(kind) if kind != 1 else ""
+        if blanks:
+            pos += len(blanks)
+            if "\n" in blanks:
+                line += blanks.count("\n")
+                line_start = pos - len(blanks) + blanks.rfind("\n") + 1
+        column = pos - line_start + 1
+        was_after_move, after_move = after_move, False
+        if kind == _MOVE_GROUP:
+            move = token
+            if not tags or result is not None:
+                return None
+            read += 1
+            if read > cap:
+                raise TurnCapPassed(tags[0].line)
+            current.close_turn()  # a no-op after a move number, which closed it
+            if current.number is not None:
+                if current.number != number_text(current.base + current.count):
+                    return None
+                current.numbered = True
+                current.comments = current.before
+                current.number = current.before = None
+            else:
+                current.numbered = False
+            current.move, current.move_line, current.move_column = move, line, column
+            after_move = True
+            pos += len(move)
+        elif kind == _NUMBER_GROUP:
+            num = token
+            if not tags or current.number is not None or result is not None:
+                return None
+            # The turn before ends here: the comments after the number, and
+            # a clock among them, are the next turn's.
+            current.close_turn()
+            current.number = num
+            pos += len(num)
+        elif kind == _COMMENT_GROUP:
+            note = token
+            comment = _comment(note)
+            if current.number is not None:
+                if current.before is None:
+                    current.before = []
+                current.before.append(comment)
+                if current.clock is None and "[%clk" in note:
+                    current.clock = _clock_place(note, line, column)
+            elif result is not None:
+                result_comments.append(comment)
+            elif current.move is not None:
+                if current.variations:
+                    if current.after is None:
+                        current.after = []
+                    current.after.append(comment)
+                else:
+                    if current.comments is None:
+                        current.comments = []
+                    current.comments.append(comment)
+                    if current.clock is None and "[%clk" in note:
+                        current.clock = _clock_place(note, line, column)
+            elif current is not main:
+                if current.lead is None:
+                    current.lead = []
+                current.lead.append(comment)
+            elif tags:
+                tag_notes.setdefault(len(tags) - 1, []).append(comment)
+            else:
+                head.append(comment)
+            if "\n" in note:  # a brace comment over several lines
+                line += note.count("\n")
+                line_start = pos + note.rfind("\n") + 1
+            pos += len(note)
+        elif kind == _GLYPH_GROUP:
+            glyph = token
+            if not was_after_move or blanks:
+                return None  # the grammar says where a glyph stands
+            current.glyphs = [glyph]
+            pos += len(glyph)
+        elif kind == _NAG_GROUP:
+            nag = token
+            if current.move is None or current.number is not None:
+                return None
+            digits = nag[1:].lstrip("0") or "0"
+            if len(digits) > 3 or int(digits) > limits.MAX_NAG:
+                return None
+            if current.glyphs is None:
+                current.glyphs = []
+            current.glyphs.append("$" + digits)
+            pos += len(nag)
+        elif kind == _LPAR_GROUP:
+            if current.move is None or current.number is not None or result is not None:
+                return None
+            if len(lines) > max_depth:
+                return None  # nested past the cap: the grammar refuses it at this '('
+            current = _Line(current.base + current.count, line, column, build)
+            lines.append(current)
+            pos += 1
+        elif kind == _RPAR_GROUP:
+            if current is main or current.move is None or current.number is not None:
+                return None
+            lines.pop()
+            finished = current.variation()
+            current = lines[-1]
+            current.add_variation(finished)
+            pos += 1
+        elif kind == _RESULT_GROUP:
+            res = token
+            if not tags or current is not main or main.number is not None or result is not None:
+                return None
+            try:
+                Result.parse(res)
+            except ValueError:
+                return None
+            main.close_turn()
+            result, result_line, result_column = res, line, column
+            pos += len(res)
+        elif kind == _TAG_GROUP:
+            tag = token
+            if main.count or main.move is not None or current.number is not None or result is not None:
+                return None
+            parts = _TAG_PARTS.match(tag)
+            assert parts is not None  # the same shape as the token
+            if not _add_tag(tags, names, parts.group(1), parts.group(2), line, column):
+                return None
+            pos += len(tag)
+        elif kind == _BAD_GROUP:
+            return None  # a character that starts no token here
+    if not tags or current is not main or main.number is not None or pos != len(text):
+        return None
+    main.close_turn()
+    if not build:
+        return _CHECKED
+    for index, notes in tag_notes.items():
+        tags[index] = _with_tag_comments(tags[index], notes)
+    return Record(
+        tuple(tags),
+        tuple(main.turns),
         result,
         tuple(head),
         tuple(result_comments),
@@ -340,9 +663,11 @@ def number_text(index: int) -> str:
 _NOT_PLAIN = object()
 """The game is not plain: :func:`scan_game` reads it token by token."""
 _PLAIN_TAG = re.compile(r'[ \n]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\["\\])*)"[ \t]*\])')
-_NOT_PLAIN_BODY = re.compile(r"[^ \n!-~]|[{;\[]")
+_NOT_PLAIN_BODY = re.compile(r"[^ \n!-~]|[{;\[()!?$]")
 """A character that makes the moves section not plain: any blank but space
-and line end, anything outside printable ASCII, a comment or a tag."""
+and line end, anything outside printable ASCII, a comment, a tag, a
+variation or a glyph (found here, before the section is cut into words: a
+game of a million variations would be cut whole before its first word said so)."""
 _WORD_MOVE = re.compile(r"(?:[A-Z]@)?[A-Za-z][0-9]{1,3}|pass|button")
 _WORD_NUMBER = re.compile(r"[0-9]+\.+")
 _WORD_RESULT = re.compile(r"[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*")

@@ -107,9 +107,18 @@ class Formatted:
 
 
 def format_source(
-    source: Source, *, write: bool = False, force: bool = False, follow_symlinks: bool = False
+    source: Source,
+    *,
+    write: bool = False,
+    force: bool = False,
+    follow_symlinks: bool = False,
+    fix: Callable[[bytes], bytes] | None = None,
 ) -> Formatted:
     """Format every game of ``source``; with ``write``, replace the file atomically.
+
+    ``fix``, given the file's text in UTF-8, gives it back fixed before it is
+    formatted (``fmt --fix``: the fixes are the referee's, which this layer
+    does not know).
 
     ``force`` lets an in-place rewrite go ahead on a read-only or
     hard-linked file, or one whose owner or mode bits cannot be kept;
@@ -122,7 +131,9 @@ def format_source(
         raise FormatError("standard input cannot be rewritten in place")
     original, state, kept = _read(source, keep_open=write)
     try:
-        return _format(source, original, state, kept, write=write, force=force, follow_symlinks=follow_symlinks)
+        return _format(
+            source, original, state, kept, write=write, force=force, follow_symlinks=follow_symlinks, fix=fix
+        )
     finally:
         if kept is not None:
             kept.close()
@@ -137,6 +148,7 @@ def _format(
     write: bool,
     force: bool,
     follow_symlinks: bool,
+    fix: Callable[[bytes], bytes] | None = None,
 ) -> Formatted:
     # Named as the codecs name it, so that "UTF8" is UTF-8, with its byte order mark and the parser's hint.
     encoding = _in_order(original, codecs.lookup(source.encoding).name if source.encoding is not None else "utf-8")
@@ -150,6 +162,8 @@ def _format(
             f"{shown_name(source.name)}: a match of abstract_games (JSON), not records: "
             "matches are checked as they are, not formatted (file left as it is)"
         )
+    if fix is not None:
+        utf8 = fix(utf8)
     text = _write(functools.partial(_records, utf8, source.name), source.name)
     first = utf8.find(b"\n")
     if first > 0 and utf8[first - 1] == ord("\r"):  # the first line says which ending the file uses

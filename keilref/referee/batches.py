@@ -15,6 +15,7 @@ import functools
 import io
 import multiprocessing
 import os
+import select
 import signal
 import sys
 import threading
@@ -258,12 +259,18 @@ def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
     A parent killed outright (SIGKILL, the OOM killer) cannot stop its
     workers, which would run on to the end of their batches with nobody to
     read their results, holding the parent's output open. On Linux the
-    kernel kills the worker (PR_SET_PDEATHSIG); elsewhere a thread of the
-    worker looks for its parent every :data:`PARENT_POLL_SECONDS`.
+    kernel kills the worker (PR_SET_PDEATHSIG) when the parent's main thread
+    forked it; any other worker (started by a fork server, as on Python
+    3.14, or by another thread) has a thread wait on a descriptor of the
+    parent's process (a pidfd), which the kernel wakes as the parent ends,
+    whether or not anyone has reaped it yet. Without pidfds (not Linux) a
+    thread of the worker looks for its parent every :data:`PARENT_POLL_SECONDS`.
     """
     if os.getppid() != parent:
         # Not the parent's own child: started by a fork server (Python 3.14's
         # default on Linux), or the parent is already gone.
+        if _wait_for_end(parent):
+            return
         if not _alive(parent):
             os._exit(1)
         _watch(lambda: _alive(parent))
@@ -272,6 +279,10 @@ def _die_with_parent(parent: int, forked_by_main_thread: bool) -> None:
     # ends, not its process: only the main thread lasts as long as that.
     if forked_by_main_thread and _kill_on_parent_death():
         if os.getppid() != parent:  # it died before the request was made
+            os._exit(1)
+        return
+    if _wait_for_end(parent):
+        if os.getppid() != parent:  # it died before the wait began
             os._exit(1)
         return
     _watch(lambda: os.getppid() == parent)
@@ -288,6 +299,36 @@ def _kill_on_parent_death() -> bool:
         return bool(libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
+
+
+def _wait_for_end(pid: int) -> bool:
+    """End this process as soon as process ``pid`` ends, from a thread that
+    sleeps in the kernel until then; ``False`` where that cannot be asked
+    (no pidfd: not Linux, or a kernel before 5.3).
+
+    Asking whether ``pid`` is alive would take a parent killed but not yet
+    reaped (a zombie) for a live one, and its workers would run on for as
+    long as nobody reaped it.
+    """
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is None:
+        return False
+    try:
+        fd: int = pidfd_open(pid)
+    except ProcessLookupError:
+        os._exit(1)
+    except OSError:
+        return False
+
+    def wait() -> None:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        while not poller.poll():
+            pass
+        os._exit(1)
+
+    threading.Thread(target=wait, name="keilref-parent-watch", daemon=True).start()
+    return True
 
 
 def _alive(pid: int) -> bool:

@@ -68,6 +68,20 @@ class Fault:
     sentence (``keilref.wording``)."""
 
 
+class MismatchReason(enum.Enum):
+    """Why a declared result disagrees with the game: the mismatch's reason
+    code in the JSON line, one per sentence :mod:`keilref.wording` says it in."""
+
+    WRONG_WINNER = "wrong-winner"
+    WRONG_MARGIN = "wrong-margin"
+    CLAIMED_AFTER_END = "claimed-after-end"
+    """A resignation, time or forfeit result for a game that ended by two passes."""
+    CLAIMED_UNENDED = "claimed-unended"
+    """A score or winner-only result for a game that did not end."""
+    TIME_LOSS_NOT_TO_MOVE = "time-loss-not-to-move"
+    """A loss on time claimed for the player who was not to move."""
+
+
 FAULT_RULES = ("mismatch", "error", "unfinished", "warning")
 """The rules of a fault other than ``illegal/<reason>``, in a fixed order."""
 
@@ -94,6 +108,8 @@ class Verdict:
     warnings: tuple[str, ...] = ()
     detail: str | None = None
     """For a mismatch: what disagrees, in words."""
+    mismatch_reason: MismatchReason | None = None
+    """For a mismatch: what disagrees, as a code (``detail`` says it in words)."""
     other_results: tuple[tuple[str, str], ...] = field(default=())
     """For an ended game: ``(rules, result)`` under each sibling rule set."""
     event: str | None = None
@@ -130,6 +146,14 @@ class Verdict:
         return self.line, 1
 
     @property
+    def placed_warnings(self) -> tuple[tuple[str, int, int], ...]:
+        """Each warning with the line and column it points at: its tag, clock
+        or variation, the game's start for what has no place of its own.
+        Every format that places a warning reads it here."""
+        places = self.warnings_at + ((self.line, 1),) * (len(self.warnings) - len(self.warnings_at))
+        return tuple((text, line, column) for text, (line, column) in zip(self.warnings, places))
+
+    @property
     def players(self) -> tuple[str | None, str | None]:
         """The ``Black`` and ``White`` tags, for reports that name the players."""
         return self.black, self.white
@@ -152,8 +176,7 @@ class Verdict:
         elif strict and self.status is Status.UNFINISHED:
             out.append(Fault("unfinished", line, column, wording.GAME_NOT_ENDED))
         if strict:
-            places = self.warnings_at + ((self.line, 1),) * (len(self.warnings) - len(self.warnings_at))
-            out.extend(Fault("warning", at[0], at[1], text) for text, at in zip(self.warnings, places))
+            out.extend(Fault("warning", line, column, text) for text, line, column in self.placed_warnings)
         return tuple(out)
 
     def fails(self, *, strict: bool = False) -> bool:
@@ -199,6 +222,25 @@ class Verdict:
                 if self.variation_illegal
                 else {}
             ),
+            # Where the text line places each warning and the mismatch (the
+            # keys above keep the values they always had).
+            "warning_places": [
+                {"line": line, "column": column, "message": text} for text, line, column in self.placed_warnings
+            ],
+            "mismatch": self._mismatch_json(),
+        }
+
+    def _mismatch_json(self) -> dict[str, Any] | None:
+        """Where a mismatch is (its declared result) and why, as the text line places it."""
+        if self.status is not Status.MISMATCH:
+            return None
+        fault = self.faults()[0]
+        reason = self.mismatch_reason
+        return {
+            "line": fault.line,
+            "column": fault.column,
+            "reason": None if reason is None else reason.value,
+            "message": fault.message,
         }
 
 
@@ -304,12 +346,13 @@ def adjudicate(
     if rep.illegal is not None:
         return Verdict(status=Status.ILLEGAL, illegal=rep.illegal, score=score, **base)  # type: ignore[arg-type]
     computed = str(score.result) if rep.ended else None
-    status, detail = _judge(setup.declared, computed, g.to_move)
+    status, reason = _judge(setup.declared, computed, g.to_move)
     return Verdict(
         status=status,
         computed=computed,
         score=score,
-        detail=detail,
+        detail=None if reason is None else reason[1],
+        mismatch_reason=None if reason is None else reason[0],
         other_results=_sibling_results(g, setup) if rep.ended else (),
         **base,  # type: ignore[arg-type]
     )
@@ -339,29 +382,35 @@ def _warnings_at(setup: GameSetup, record: Record) -> tuple[tuple[int, int], ...
 _CLAIMS = (ResultKind.RESIGN, ResultKind.TIME, ResultKind.FORFEIT)
 
 
-def _judge(declared: str | None, computed: str | None, to_move: Color) -> tuple[Status, str | None]:
+def _judge(
+    declared: str | None, computed: str | None, to_move: Color
+) -> tuple[Status, tuple[MismatchReason, str] | None]:
     """Compare the declared result with the game; the rules of the record format.
 
-    ``to_move`` is the player to move where the record ends: a flag falls
-    only on the clock that runs, so a loss on time is that player's.
+    A mismatch comes with its reason, as a code and in words. ``to_move`` is
+    the player to move where the record ends: a flag falls only on the clock
+    that runs, so a loss on time is that player's.
     """
     claim = Result.parse(declared) if declared is not None else Result(ResultKind.UNKNOWN)
     if claim.kind is ResultKind.UNKNOWN:
         return (Status.OK if computed is not None else Status.UNFINISHED), None
     if claim.kind in _CLAIMS:
         if computed is not None:
-            return Status.MISMATCH, wording.claimed_after_end(claim.kind)
+            return Status.MISMATCH, (MismatchReason.CLAIMED_AFTER_END, wording.claimed_after_end(claim.kind))
         if claim.kind is ResultKind.TIME and claim.winner is to_move:
-            return Status.MISMATCH, wording.time_loss_not_to_move(to_move)
+            return Status.MISMATCH, (MismatchReason.TIME_LOSS_NOT_TO_MOVE, wording.time_loss_not_to_move(to_move))
         return Status.OK, None
     if computed is None:
-        return Status.MISMATCH, wording.claimed_unended(claim.kind)
+        return Status.MISMATCH, (MismatchReason.CLAIMED_UNENDED, wording.claimed_unended(claim.kind))
     actual = Result.parse(computed)
+    wrong_winner = (MismatchReason.WRONG_WINNER, wording.WRONG_WINNER)
     if claim.kind is ResultKind.WINNER:
-        return (Status.OK, None) if claim.winner is actual.winner else (Status.MISMATCH, wording.WRONG_WINNER)
+        return (Status.OK, None) if claim.winner is actual.winner else (Status.MISMATCH, wrong_winner)
     if claim == actual:
         return Status.OK, None
-    return Status.MISMATCH, wording.WRONG_WINNER if claim.winner != actual.winner else wording.WRONG_MARGIN
+    if claim.winner != actual.winner:
+        return Status.MISMATCH, wrong_winner
+    return Status.MISMATCH, (MismatchReason.WRONG_MARGIN, wording.WRONG_MARGIN)
 
 
 def _sibling_results(game: Game, setup: GameSetup) -> tuple[tuple[str, str], ...]:
