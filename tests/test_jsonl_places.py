@@ -86,7 +86,7 @@ def test_the_reason_of_a_mismatch_is_one_of_the_documented_codes() -> None:
 _GAME = """[Event "e"]
 [Rules "keil"]
 [Size "3"]
-[komi "3"]
+[komi "0"]
 {button}[Result "B+3.5"]
 
 1. c5 d5 2. e5 button 3. a3 a1 4. c2 e4 5. c1 b4 6. d2 b2 7. e3 b3 8. c3 d3
