@@ -715,3 +715,8 @@ def fixed_file(name: str, fixes: int) -> str:
 def fix_not_applied(name: str, why: str) -> str:
     """A file ``--fix`` leaves as it is: ``games.keil: not fixed: ... (file left as it is)``."""
     return f"{name}: not fixed: {why} (file left as it is)"
+
+
+def shape_disagrees(judged: str) -> str:
+    """Why a shape of a match is an error: it says another game than the shape judged."""
+    return f"this shape of the match disagrees with {judged} (the moves, result, players or settings differ)"

@@ -159,9 +159,13 @@ def test_import_writes_the_samples_records(tmp_path: Path) -> None:
     statuses = [json.loads(line)["status"] for line in check.stdout.splitlines()]
     assert statuses == ["ok"] * 5 + ["unfinished"]
     # --strict fails only the active match, as it fails its JSON.
-    strict = run("check", "--strict", "-q", str(out), *(str(_sample(s, "match")) for s in sorted(EXPECTED)))
+    strict = run("check", "--strict", "-q", str(out))
     assert strict.exit_code == 1
-    assert [ln.split(":")[0] for ln in strict.stdout.splitlines()[:-1]] == [str(out), str(_sample("sample6-keil5", "match"))]
+    assert [ln.split(":")[0] for ln in strict.stdout.splitlines()[:-1]] == [str(out)]
+    # Beside its JSON, a record is one more shape of the match: the match page is judged.
+    both = run("check", "--strict", "-q", str(out), *(str(_sample(s, "match")) for s in sorted(EXPECTED)))
+    assert both.exit_code == 1
+    assert [ln.split(":")[0] for ln in both.stdout.splitlines()[:-1]] == [str(_sample("sample6-keil5", "match"))]
 
 
 @needs_samples
@@ -180,19 +184,20 @@ def test_check_takes_a_directory_of_matches_and_every_format(tmp_path: Path) -> 
     result = run("check", "--format", "jsonl", str(SAMPLES))
     assert result.exit_code == 0
     verdicts = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(verdicts) == 6 + 18  # sample-records.keil, and the three shapes of each match
-    assert sum(v["status"] == "unfinished" for v in verdicts) == 4
+    # sample-records.keil and the three shapes of each match: one game per match, its match page judged.
+    assert len(verdicts) == 6
+    assert sum(v["status"] == "unfinished" for v in verdicts) == 1
     for fmt in ("github", "gitlab", "sarif", "junit"):
         assert run("check", "--format", fmt, "--strict", str(_sample("sample6-keil5", "replay"))).exit_code == 1
     page = tmp_path / "report.html"
     assert run("check", "--format", "html", "-o", str(page), str(SAMPLES)).exit_code == 0
-    assert "sample6-keil5.replay.json" in page.read_text(encoding="utf-8")
+    assert "sample6-keil5.match.json" in page.read_text(encoding="utf-8")
     shown = run("show", str(_sample("sample1-keil4", "replay")))
     assert shown.exit_code == 0 and "size 4, komi 6, after turn 38 of 38" in shown.stdout
     assert run("score", str(_sample("sample2-keil5", "moves"))).exit_code == 0
     assert run("legal", str(_sample("sample6-keil5", "match"))).exit_code == 0
     stats = run("stats", "--format", "json", str(SAMPLES))
-    assert stats.exit_code == 0 and json.loads(stats.stdout)["games"] == 24
+    assert stats.exit_code == 0 and json.loads(stats.stdout)["games"] == 6
     picked = run("filter", "--status", "unfinished", "--player", "alice", str(_sample("sample6-keil5", "moves")))
     assert picked.exit_code == 0
     (game,) = parse_games(picked.stdout)

@@ -165,12 +165,33 @@ def _options(
 ) -> None:
     """The referee for Keil: was every turn legal, and is the declared result right?"""
 
+def completes(choices: Callable[[], Sequence[str]]) -> Callable[[str], list[str]]:
+    """A shell completer offering each choice that begins with what is typed
+    (ignoring case, as the choice itself is read); ``choices`` is called at
+    completion time, so it reads the registry as it then stands."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [c for c in choices() if c.casefold().startswith(incomplete.casefold())]
+
+    return complete
+
+
+def rule_names() -> list[str]:
+    """Every rule set's name, as ``--rules`` takes it."""
+    return [r.name for r in all_rules()]
+
+
+complete_rules = completes(rule_names)
+
 RulesOption = Annotated[
     Optional[str],
     typer.Option(
         "--rules",
         metavar="RULES",
-        help=f"Replay under these rules, whatever the record says ({', '.join(r.name for r in all_rules())}).",
+        autocompletion=complete_rules,
+        help="Replay under this rule set each game of its family, and each game without a known Rules tag; "
+        "a game of another family keeps its own rules, with a warning "
+        f"({', '.join(r.name for r in all_rules())}).",
     ),
 ]
 GameOption = Annotated[int, typer.Option("--game", min=1, metavar="N", help="Which game of the file (1-based).")]
@@ -330,12 +351,21 @@ def _check_rules(rules: str | None) -> str | None:
     """The rule set an option names, whatever its case; a usage error otherwise."""
     if rules is None:
         return None
-    return _choose(rules, sorted(r.name for r in all_rules()), "--rules")
+    return _choose(rules, sorted(r.name for r in all_rules()), "--rules", near_miss=_mistyped)
 
 
-def _choose(value: str, choices: Sequence[str], option: str) -> str:
+def _mistyped(value: str, name: str) -> bool:
+    """Whether ``value`` may be a mistyped rule set ``name``: at most one
+    letter more or fewer. A rule set's name is a game's, and a name two
+    letters shorter is another game: ``go`` is Go, not ``yugo``."""
+    return abs(len(value) - len(name)) <= 1
+
+
+def _choose(
+    value: str, choices: Sequence[str], option: str, *, near_miss: Callable[[str, str], bool] | None = None
+) -> str:
     try:
-        return choose(value, choices, option)
+        return choose(value, choices, option, near_miss=near_miss)
     except ChoiceError as e:
         fail(str(e))
 

@@ -34,6 +34,7 @@ from keilref.cli.app import (
     RulesOption,
     StdinFilenameOption,
     _check_rules,
+    completes,
     _choose,
     _workers,
     fail,
@@ -56,7 +57,14 @@ def check(
         ),
     ] = None,
     format: Annotated[
-        Optional[str], typer.Option("--format", "-f", metavar="FORMAT", help=f"{', '.join(FORMATS)} (default: text).")
+        Optional[str],
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            autocompletion=completes(lambda: tuple(FORMATS)),
+            help=f"{', '.join(FORMATS)} (default: text).",
+        ),
     ] = None,
     strict: Annotated[
         Optional[bool],

@@ -6,14 +6,16 @@ from typing import Annotated
 
 import typer
 
-from keilref.cli.app import _choose, app, fail
+from keilref.cli.app import _choose, app, completes, fail
 
 SHELLS = ("bash", "zsh", "fish", "powershell")
 
 
 @app.command()
 def completion(
-    shell: Annotated[str, typer.Argument(metavar="SHELL", help=f"One of {', '.join(SHELLS)}.")],
+    shell: Annotated[str, typer.Argument(
+            metavar="SHELL", autocompletion=completes(lambda: SHELLS), help=f"One of {', '.join(SHELLS)}."
+        ),],
 ) -> None:
     """Print the completion script for SHELL: `keilref completion bash >> ~/.bashrc`, or
     `keilref completion fish > ~/.config/fish/completions/keilref.fish`."""

@@ -25,6 +25,7 @@ from keilref.cli.app import (
     StdinFilenameOption,
     _choose,
     _check_rules,
+    complete_rules,
     _workers,
     fail,
     load_sources,
@@ -41,7 +42,7 @@ def filter_games(
         Optional[list[str]], typer.Option("--status", metavar="STATUS", help="Only games with this status; repeat for any of several.")
     ] = None,
     rules: Annotated[
-        Optional[list[str]], typer.Option("--rules", metavar="RULES", help="Only games under these rules; repeat for any of several.")
+        Optional[list[str]], typer.Option("--rules", metavar="RULES", autocompletion=complete_rules, help="Only games under these rules; repeat for any of several.")
     ] = None,
     size: Annotated[
         Optional[list[int]], typer.Option("--size", min=1, metavar="N", help="Only games of this size; repeat for any of several.")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from keilref.cli.app import EXIT_FAILED, EXIT_OK, PathsArgument, _choose, app, fail
+from keilref.cli.app import EXIT_FAILED, EXIT_OK, PathsArgument, _choose, app, completes, fail
 from keilref.cli.output_file import ForceOption, NewFile, Rules, is_directory_target, read_files, write_files
 from keilref.escaping import shown_name
 from keilref.records.sources import STDIN, PathError, expand_paths, read_source
@@ -80,7 +80,12 @@ EXPORT_FORMATS = ("abstract-games",)
 @app.command()
 def export(
     paths: PathsArgument,
-    to: Annotated[str, typer.Option("--to", metavar="FORMAT", help="abstract-games: the server's stored move list.")],
+    to: Annotated[str, typer.Option(
+            "--to",
+            metavar="FORMAT",
+            autocompletion=completes(lambda: EXPORT_FORMATS),
+            help="abstract-games: the server's stored move list.",
+        ),],
     output: Annotated[
         Optional[str],
         typer.Option(
@@ -112,23 +117,30 @@ def export(
     if output is None:
         for item in done:
             typer.echo(json.dumps(item.moves, ensure_ascii=False))
+        where = "standard output"
     else:
         rules = Rules(reads=read_files(sources), keep_existing=True, force=force)
-        _write_exported(done, output, rules)
+        written = _write_exported(done, output, rules)
+        where = shown_name(written[0]) if len(written) == 1 else f"{len(written)} files in {shown_name(output)}"
+    # On stderr, as import's summary: standard output may be the move lists themselves.
+    n = len(done)
+    if n:
+        typer.echo(f"keilref: {n} game{'' if n == 1 else 's'} exported to {where}", err=True)
+    else:
+        typer.echo("keilref: no game exported", err=True)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
 
 
-def _write_exported(done: Sequence[Exported], output: str, rules: Rules) -> None:
+def _write_exported(done: Sequence[Exported], output: str, rules: Rules) -> list[str]:
     """The one game in a file, or each as ``STEM.moves.json`` in a directory
     (``STEM-N`` for game N of a file of several); two games of one name are
-    an error, nothing written."""
+    an error, nothing written. The names written, as given."""
     from keilref.records.abstract_games import dump_moves
 
     if not is_directory_target(output):
         if len(done) != 1:
             fail(f"{shown_name(output)}: a move list holds one game, and there are {len(done)}: give a directory")
-        write_files([NewFile(output, dump_moves(done[0].moves).encode(), done[0].source)], rules)
-        return
+        return write_files([NewFile(output, dump_moves(done[0].moves).encode(), done[0].source)], rules)
     counts: dict[str, int] = {}
     for item in done:
         counts[item.source] = counts.get(item.source, 0) + 1
@@ -140,4 +152,4 @@ def _write_exported(done: Sequence[Exported], output: str, rules: Rules) -> None
         else:
             name, origin = f"{stem}-{item.game}", f"{item.source} (game {item.game})"
         files.append(NewFile(f"{name}.moves.json", dump_moves(item.moves).encode(), origin))
-    write_files(files, rules, directory=output)
+    return write_files(files, rules, directory=output)

@@ -23,6 +23,7 @@ from keilref.cli.app import (
     RulesOption,
     StdinFilenameOption,
     _check_rules,
+    completes,
     _workers,
     fail,
     load_sources,
@@ -33,10 +34,21 @@ from keilref.cli.app import (
 )
 
 
+def _stats_formats() -> tuple[str, ...]:
+    from keilref.formats import stats_report
+
+    return tuple(stats_report.STATS_FORMATS)
+
+
 @app.command()
 def stats(
     paths: Annotated[list[str], typer.Argument(help="Files, directories (searched for *.keil), or - for stdin.")],
-    format: Annotated[str, typer.Option("--format", "-f", metavar="FORMAT", help="text or json.")] = "text",
+    format: Annotated[
+        str,
+        typer.Option(
+            "--format", "-f", metavar="FORMAT", autocompletion=completes(_stats_formats), help="text or json."
+        ),
+    ] = "text",
     plot: Annotated[
         Optional[Path], typer.Option("--plot", metavar="FILE", help="Also draw the win rates and lengths to this SVG file.")
     ] = None,

@@ -32,16 +32,24 @@ class ChoiceError(ValueError):
     """An option value that is none of the allowed ones; the message may suggest one."""
 
 
-def choose(value: str, choices: Sequence[str], option: str) -> str:
+def choose(
+    value: str, choices: Sequence[str], option: str, *, near_miss: Callable[[str, str], bool] | None = None
+) -> str:
     """The choice ``value`` names, ignoring case; a :class:`ChoiceError` otherwise.
 
     ``--format json`` is a near miss of ``jsonl``: the message says so.
+    ``near_miss`` (casefolded value, casefolded choice) narrows the choices
+    that may be hinted at, where a loose likeness would mislead: ``go`` is
+    not ``yugo``.
     """
     for choice in choices:
         if choice.casefold() == value.casefold():
             return choice
     allowed = ", ".join(choices)
-    near = difflib.get_close_matches(value.casefold(), [c.casefold() for c in choices], n=1, cutoff=0.5)
+    folded = [c.casefold() for c in choices]
+    if near_miss is not None:
+        folded = [c for c in folded if near_miss(value.casefold(), c)]
+    near = difflib.get_close_matches(value.casefold(), folded, n=1, cutoff=0.5)
     hint = ""
     if near:
         (nearest,) = (c for c in choices if c.casefold() == near[0])

@@ -7,7 +7,7 @@ They end by two passes, so every generated game is finished and scored.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from keilref.errors import IllegalMoveError
@@ -107,8 +107,10 @@ def random_games(
     rules: tuple[str, ...] = ("keil",),
     sizes: tuple[int, ...] = (7,),
     fill: float = 1.0,
+    komi: float | None = None,
 ) -> Iterator[GeneratedGame]:
-    """``count`` games from one seed, cycling through ``rules`` and ``sizes``."""
+    """``count`` games from one seed, cycling through ``rules`` and ``sizes``;
+    ``komi`` for every game, or a random one each (``None``)."""
     rng = random.Random(seed)
     for i in range(count):
         yield random_game(
@@ -116,12 +118,57 @@ def random_games(
             rules=rules[i % len(rules)],
             size=sizes[(i // len(rules)) % len(sizes)],
             fill=fill,
+            komi=komi,
         )
 
 
-def to_record(game: GeneratedGame, *, event: str) -> Record:
+@dataclass(frozen=True)
+class Pairing:
+    """One game of a round robin: its round (from 1) and who plays which colour."""
+
+    round: int
+    black: str
+    white: str
+
+
+def round_robin(players: Sequence[str], cycles: int = 1) -> list[Pairing]:
+    """Every pair of ``players`` meets once a cycle, by the circle method
+    (Berger tables), round by round, rounds numbered on across cycles.
+
+    With an odd number of players, each round one sits out (a bye: no game).
+    Colours: of players ``i`` and ``j`` (their places in ``players``), the
+    one listed first has Black when ``i + j`` is odd, the other when it is
+    even; so over a cycle each player has Black and White equally often,
+    or once more of one when the count of games is odd. A second cycle
+    swaps every colour of the first (a double round robin: each pair plays
+    once with each colour), a third repeats the first.
+    """
+    places = {name: i for i, name in enumerate(players)}
+    seats: list[str | None] = list(players)
+    if len(seats) % 2:
+        seats.append(None)
+    n = len(seats)
+    out: list[Pairing] = []
+    for cycle in range(cycles):
+        ring = seats[1:]
+        for r in range(n - 1):
+            boards = [(seats[0], ring[0])] + [(ring[i], ring[n - 1 - i]) for i in range(1, n // 2)]
+            for a, b in boards:
+                if a is None or b is None:
+                    continue
+                first, second = sorted((a, b), key=places.__getitem__)
+                black, white = (first, second) if (places[a] + places[b]) % 2 else (second, first)
+                if cycle % 2:
+                    black, white = white, black
+                out.append(Pairing(cycle * (n - 1) + r + 1, black, white))
+            ring = ring[-1:] + ring[:-1]
+    return out
+
+
+def to_record(game: GeneratedGame, *, event: str, tags: Mapping[str, str] | None = None) -> Record:
     """The game as a typed record, ready for the canonical writer: made where
     :meth:`Game.to_record <keilref.Game.to_record>` makes its records, so a
-    generated game states every setting (``Button`` too) as a played one does."""
+    generated game states every setting (``Button`` too) as a played one does.
+    ``tags`` are more tags (``Round``, ``Black``, ``White``)."""
     settings = setting_tags(find_rules(game.rules), game.size, game.komi, game.button)
-    return played_record(settings, game.moves, game.result, {"Event": event, "Result": game.result})
+    return played_record(settings, game.moves, game.result, {"Event": event, **(tags or {}), "Result": game.result})

@@ -16,6 +16,7 @@ and :class:`pathlib.Path` say which one is meant without any rule.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 from collections.abc import Generator, Iterator
@@ -25,6 +26,7 @@ from keilref.errors import RecordError
 from keilref.files import open_regular
 from keilref.records.sniffing import iter_source
 from keilref.records.record import Record
+from keilref.records.sources import PathError, expand_paths, read_source
 
 __all__ = ["RecordSource", "read_game", "read_games"]
 
@@ -58,9 +60,17 @@ def read_games(source: RecordSource) -> Iterator[Record | RecordError]:
     are its own: pass bytes or a binary stream (``sys.stdin.buffer``) to
     have bytes that are not UTF-8 reported as a record error at their place.
 
+    A directory is searched as ``keilref check`` searches one given on the
+    command line (``*.keil`` records and abstract_games matches, hidden
+    directories left out, no symbolic link followed), and the games of each
+    file found are yielded in turn, in the order ``check`` reads them; the
+    settings of a project (``exclude`` in ``pyproject.toml``) are the command
+    line's, not read here. A directory that holds no record raises
+    ``IsADirectoryError`` on the first ``next()``.
+
     Raises ``TypeError``, at once, for a ``source`` of any other type (the
-    message lists those read). A path is read only if it names a regular
-    file: one that cannot be opened, a directory, a device (``/dev/zero``),
+    message lists those read). Another path is read only if it names a regular
+    file: one that cannot be opened, a device (``/dev/zero``),
     a socket or a named pipe raises ``OSError`` on the first ``next()``,
     without waiting on it (open a named pipe yourself and pass the stream).
     An error reading a stream given is raised as the stream raised it.
@@ -87,6 +97,9 @@ def _games(source: RecordSource) -> Generator[Record | RecordError, None, None]:
         yield from iter_source(io.BytesIO(source.encode("utf-8", "surrogatepass")))
     elif isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
+        if _is_directory(path):
+            yield from _directory(path)
+            return
         try:
             stream = open_regular(path)
         except FileNotFoundError as e:
@@ -97,6 +110,26 @@ def _games(source: RecordSource) -> Generator[Record | RecordError, None, None]:
             yield from iter_source(stream, path)
     else:
         yield from iter_source(_binary(source), _stream_name(source))
+
+
+def _is_directory(path: str) -> bool:
+    try:
+        return os.path.isdir(path)
+    except (OSError, ValueError):
+        return False  # opening it says why
+
+
+def _directory(path: str) -> Iterator[Record | RecordError]:
+    """The games of every record a directory search finds under ``path``,
+    file by file in the order ``keilref check`` reads them: the command
+    line's own walk, with its default exclusions."""
+    try:
+        sources = expand_paths([path])
+    except PathError as e:
+        # As a path that is not read: an OSError naming it, not an empty iterator.
+        raise IsADirectoryError(errno.EISDIR, str(e), path) from None
+    for source in sources:
+        yield from read_source(source)
 
 
 def read_game(source: RecordSource) -> Record:

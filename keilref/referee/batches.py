@@ -36,6 +36,7 @@ from keilref.referee.verdict import Verdict, adjudicate
 from keilref.records.sources import STDIN, Source, unreadable_error
 from keilref.records.sniffing import read_piece_match, split_source
 from keilref.referee.matches import amend
+from keilref.referee.shapes import FileShapes, group_shapes
 
 BATCH_GAMES = 250
 """Games per unit of work: large enough that process hand-offs cost little."""
@@ -66,10 +67,15 @@ class Batch:
     """Set instead of ``games`` when the file could not be read."""
     rules: str | None = None
     """The source's own rule set (a project setting), used when the check names none."""
+    shapes: FileShapes | None = None
+    """Which of its games are shapes of a match judged elsewhere (see
+    :mod:`keilref.referee.shapes`); ``None``: every game is its own."""
 
 
 def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
-    for source in sources:
+    shapes = group_shapes(sources)
+    for number, source in enumerate(sources):
+        mine = shapes.of(number)
         index = 1
         games: list[GameBytes] = []
         nbytes = 0
@@ -79,18 +85,18 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
                     games.append(piece)
                     nbytes += len(piece.data)
                     if len(games) >= BATCH_GAMES or nbytes >= BATCH_BYTES:
-                        yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
+                        yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules, shapes=mine)
                         index += sum(1 for g in games if g.counts)
                         games, nbytes = [], 0
         except OSError as e:
             # Not opened (no games yet), or failed part way: the games read so far, then why.
             if games:
-                yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
+                yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules, shapes=mine)
                 index += sum(1 for g in games if g.counts)
             yield Batch(source.name, index, (), 0, unreadable_error(source, e))
             continue
         if games:
-            yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
+            yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules, shapes=mine)
 
 
 def check_batch(batch: Batch, rules: str | None) -> list[Verdict]:
@@ -113,6 +119,13 @@ def checked_games(
         item, match = read_piece_match(piece, batch.file)
         if item is None:
             continue
+        shapes = batch.shapes
+        if shapes is not None and index in shapes.also:
+            index += 1
+            continue
+        disagrees = None if shapes is None else shapes.error_for(index)
+        if disagrees is not None:
+            item, match = RecordError(disagrees, piece.first_line, 1, None, batch.file), None
         try:
             verdict = adjudicate(item, file=batch.file, game=index, rules=rules, line=piece.first_line)
             if match is not None:

@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from keilref import wording
 from keilref.referee.matches import export_moves
+from keilref.referee.shapes import Group, Shape, shapes_of
 from keilref.records.abstract_games import Match, match_stem, read_match
 from keilref.records.sources import STDIN, Source
 from keilref.errors import RecordError
@@ -26,10 +28,6 @@ from keilref.records.tags import GAME_ID_TAG
 from keilref.records.writer import canonical_tags
 
 __all__ = ["Exported", "ImportSummary", "Imported", "export_sources", "import_sources"]
-
-_PREFERENCE = {"match": 0, "replay": 1, "moves": 2}
-"""Which shape stands for a match read in several: the richest first."""
-
 
 @dataclass(frozen=True)
 class Imported:
@@ -57,13 +55,13 @@ def import_sources(sources: Sequence[Source]) -> ImportSummary:
 
     A file that is not a match, or a match that is not a game (see
     :func:`~keilref.records.abstract_games.read_match`), is an error of the summary;
-    the others are imported all the same. Files of one stem in one directory
-    are the shapes of one match: the richest shape is written (the match
-    view, then the replay, then the move list), and a shape that disagrees
-    with it is an error.
+    the others are imported all the same. The shapes of one match (see
+    :mod:`keilref.referee.shapes`, whose decision every command shares) are
+    written once: the richest shape (the match view, then the replay, then
+    the move list), and a shape that disagrees with it is an error.
     """
     summary = ImportSummary()
-    groups: dict[str, list[tuple[str, Match]]] = {}
+    members: list[Shape] = []
     for source in sources:
         summary.files += 1
         try:
@@ -72,20 +70,30 @@ def import_sources(sources: Sequence[Source]) -> ImportSummary:
             e.filename = e.filename or source.name
             summary.errors.append((source.name, e))
             continue
-        groups.setdefault(_group(source.name), []).append((source.name, match))
-    for members in groups.values():
-        members.sort(key=lambda m: _PREFERENCE[m[1].shape])
-        name, best = members[0]
-        record = best.record
-        for other_name, other in members[1:]:
-            game_id = other.record.tag(GAME_ID_TAG)
-            if _without_id(other.record) != _without_id(record):
-                disagree = RecordError(f"this shape of the match disagrees with {name}", 1, 1, None, other_name)
-                summary.errors.append((other_name, disagree))
-            elif record.tag(GAME_ID_TAG) is None and game_id is not None:
-                record = replace(record, tags=canonical_tags((*record.tags, game_id)))
-        summary.imported.append(Imported(name, _stem(name), record))
+        members.append(Shape(source.name, 1, match.shape, match.record, (len(members), 1)))
+    shapes = shapes_of(members)
+    grouped = {id(s): g for g in shapes.groups for s in (g.judged, *g.others)}
+    for member in members:
+        group = grouped.get(id(member))
+        if group is None:
+            summary.imported.append(Imported(member.file, _stem(member.file), member.record))
+        elif member is group.judged:
+            summary.imported.append(Imported(member.file, _stem(member.file), _with_id(group)))
+        elif member in group.disagreeing:
+            message = wording.shape_disagrees(group.judged.name)
+            summary.errors.append((member.file, RecordError(message, 1, 1, None, member.file)))
     return summary
+
+
+def _with_id(group: Group) -> Record:
+    """The judged shape's record, with the match's id when only another shape carries it."""
+    record = group.judged.record
+    if record.tag(GAME_ID_TAG) is None:
+        for other in group.others:
+            game_id = other.record.tag(GAME_ID_TAG)
+            if game_id is not None and other not in group.disagreeing:
+                return replace(record, tags=canonical_tags((*record.tags, game_id)))
+    return record
 
 
 def _read(source: Source) -> Match:
@@ -110,21 +118,12 @@ def _read(source: Source) -> Match:
     return read_match(piece.data, source.name, places=False)
 
 
-def _group(name: str) -> str:
-    stem = match_stem(name)
-    return name if stem == name else f"{stem}\0shapes"
-
-
 def _stem(name: str) -> str:
     base = "stdin" if name == STDIN else os.path.basename(match_stem(name))
     for suffix in (".json", ".keil"):
         if base.endswith(suffix) and len(base) > len(suffix):
             base = base[: -len(suffix)]
     return base
-
-
-def _without_id(record: Record) -> Record:
-    return replace(record, tags=tuple(t for t in record.tags if t.name != GAME_ID_TAG))
 
 
 @dataclass(frozen=True)
