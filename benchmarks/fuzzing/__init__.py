@@ -1,0 +1,1 @@
+"""The harnesses of ``benchmarks/fuzz.py``, one a surface of keilref."""
