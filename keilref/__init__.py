@@ -22,7 +22,7 @@ from keilref.errors import (
     TagError,
 )
 from keilref.engine.game import Game, Group, Territory
-from keilref.records.reading import RecordSource, read_game, read_games
+from keilref.records.any_source import RecordSource, read_game, read_games
 from keilref.records.record import Clock, Record, Tag, Turn, TurnKind, Variation
 from keilref.records.writer import write_record, write_records
 from keilref.engine.keil import KEIL, KEIL_2019, KeilGame, KeilRules

@@ -44,11 +44,11 @@ from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
-from keilref.records.inputs import is_match, match_piece, read_piece
+from keilref.records.sniffing import is_match, match_piece, read_piece
 from keilref.records.parser import GameBytes
 from keilref.records.positions import LineIndex
 from keilref.records.record import Record, Turn
-from keilref.records.reformat import FormatError, format_source
+from keilref.records.tidy import FormatError, format_source
 from keilref.records.sources import STDIN, Source
 from keilref.referee.batches import Batch, checked_games
 from keilref.referee.fixes import Fix, fixes
@@ -175,7 +175,7 @@ class DocumentState:
     """Where the rounds of checking the document's text stopped, while some games are left."""
     edited: int | None = None
     """The 1-based line where the last edit starts (as the editor counts lines: only the order of checking follows it)."""
-    lines: _Lines | None = None
+    lines: _DocumentLines | None = None
     """The places of the document's text as last asked for (kept while the text is the same)."""
 
 
@@ -212,7 +212,7 @@ class _Document(TextDocument):
         # pygls makes a string of every line of the document for each change;
         # offsets into the text cost a large archive far less.
         text = self.source
-        places = _Lines(self.uri, text, self._position_codec.encoding or lsp.PositionEncodingKind.Utf16)
+        places = _DocumentLines(self.uri, text, self._position_codec.encoding or lsp.PositionEncodingKind.Utf16)
         start, end = places.offset(change.range.start), places.offset(change.range.end)
         self._source = text[:start] + change.text + text[max(start, end) :]
 
@@ -344,7 +344,7 @@ class KeilServer(LanguageServer):
             # Only the games the document now holds are kept, so memory follows its size.
             state.cache, state.progress = progress.fresh, None
         failing = [(game, shift) for game, shift in games if game.found]
-        lines = _Lines.of(self, document) if failing or past is not None else _Lines(document.uri, "")
+        lines = _DocumentLines.of(self, document) if failing or past is not None else _DocumentLines(document.uri, "")
         diagnostics = [d for game, shift in failing for d in _diagnostics(game, shift, lines)]
         games_in_all = len(progress.games) + left
         if past is not None:
@@ -378,7 +378,7 @@ class KeilServer(LanguageServer):
         state.cache[key] = _check_piece(piece, name, number, state.rules)
         return 1, found
 
-    def _capped(self, state: DocumentState, why: str, line: int, lines: _Lines | None = None) -> lsp.Diagnostic:
+    def _capped(self, state: DocumentState, why: str, line: int, lines: _DocumentLines | None = None) -> lsp.Diagnostic:
         """The one diagnostic that says why the server stops checking, at
         ``line`` (told to the user once, too)."""
         if not state.capped:
@@ -479,7 +479,7 @@ _LSP_LINE_END = re.compile(r"\r\n?|\n")
 """Where LSP ends a line (its only three), whatever else the text holds."""
 
 
-class _Lines:
+class _DocumentLines:
     """A document's places both ways, built once for its text: keilref's
     (the record format's lines, :class:`keilref.records.positions.LineIndex`)
     and the editor's (LSP's lines, columns in UTF-16 units)."""
@@ -497,7 +497,7 @@ class _Lines:
             self.lsp_starts = self.index.starts  # a line feed ends both kinds of line, and only it
 
     @classmethod
-    def of(cls, ls: KeilServer, document: TextDocument) -> _Lines:
+    def of(cls, ls: KeilServer, document: TextDocument) -> _DocumentLines:
         """The document's places, kept until its text changes (a hover does not split it again)."""
         state = ls.documents.get(document.uri)
         text = document.source
@@ -553,7 +553,7 @@ class _Lines:
         return self.index.place(self.offset(position))
 
 
-def _token_range(lines: _Lines, line: int, column: int) -> lsp.Range:
+def _token_range(lines: _DocumentLines, line: int, column: int) -> lsp.Range:
     """From ``line:column`` to the end of the token there (a whole tag for ``[``)."""
     start = lines.index.offset(line, column)
     _, line_end = lines.index.line_span(line)
@@ -566,7 +566,7 @@ def _token_range(lines: _Lines, line: int, column: int) -> lsp.Range:
 # Diagnostics.
 
 
-def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.Diagnostic]:
+def _diagnostics(game: CheckedGame, shift: int, lines: _DocumentLines) -> Iterator[lsp.Diagnostic]:
     v = game.verdict
     for finding in game.found:
         related = None
@@ -585,7 +585,7 @@ def _diagnostics(game: CheckedGame, shift: int, lines: _Lines) -> Iterator[lsp.D
 
 
 def _repeated_turn(
-    game: CheckedGame, shift: int, lines: _Lines, turn: int
+    game: CheckedGame, shift: int, lines: _DocumentLines, turn: int
 ) -> list[lsp.DiagnosticRelatedInformation] | None:
     record = game.record()
     if record is None or not 0 < turn <= len(record.turns):
@@ -594,7 +594,7 @@ def _repeated_turn(
 
 
 def _repeated_in_variation(
-    game: CheckedGame, shift: int, lines: _Lines, at: tuple[int, int]
+    game: CheckedGame, shift: int, lines: _DocumentLines, at: tuple[int, int]
 ) -> list[lsp.DiagnosticRelatedInformation] | None:
     """For a variation's superko at ``at``, the turn whose position it
     repeats: the variation counts its turns along its line (the lines it
@@ -616,7 +616,7 @@ def _repeated_in_variation(
     return _repeated(lines, shift, repeated, fault.repeats_turn)
 
 
-def _repeated(lines: _Lines, shift: int, repeated: Turn, turn: int) -> list[lsp.DiagnosticRelatedInformation]:
+def _repeated(lines: _DocumentLines, shift: int, repeated: Turn, turn: int) -> list[lsp.DiagnosticRelatedInformation]:
     where = lsp.Location(uri=lines.uri, range=_token_range(lines, repeated.line + shift, repeated.column))
     return [lsp.DiagnosticRelatedInformation(location=where, message=f"the position after turn {turn}, repeated")]
 
@@ -733,7 +733,7 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     document = _opened(ls, params.text_document.uri)
     if document is None:
         return None
-    line, column = _Lines.of(ls, document).place(params.position)
+    line, column = _DocumentLines.of(ls, document).place(params.position)
     found = ls.game_at(document.uri, line)
     if found is None:
         return None
@@ -823,7 +823,7 @@ def formatting(ls: KeilServer, params: lsp.DocumentFormattingParams) -> list[lsp
     if not formatted.changed:
         return []
     text = document.source
-    end = _Lines.of(ls, document).position(len(text))
+    end = _DocumentLines.of(ls, document).position(len(text))
     return [lsp.TextEdit(range=lsp.Range(start=lsp.Position(line=0, character=0), end=end), new_text=formatted.text)]
 
 
@@ -842,7 +842,7 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
     state = ls.documents.get(document.uri)
     if state is None:
         return []
-    lines = _Lines.of(ls, document)
+    lines = _DocumentLines.of(ls, document)
     wanted = params.range
     first, last = lines.place(wanted.start)[0], lines.place(wanted.end)[0]
     out: list[lsp.CodeAction] = []
@@ -859,7 +859,7 @@ def code_action(ls: KeilServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
     return out
 
 
-def _shifted(lines: _Lines, shift: int) -> Callable[[int], str]:
+def _shifted(lines: _DocumentLines, shift: int) -> Callable[[int], str]:
     """A line's text as the game's verdict numbers it (where the game stood when checked)."""
     return lambda line: lines.at(line + shift)
 
@@ -871,7 +871,7 @@ def _touches(a: lsp.Range, b: lsp.Range) -> bool:
     return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
 
 
-def _action(lines: _Lines, fix: Fix, shift: int) -> lsp.CodeAction:
+def _action(lines: _DocumentLines, fix: Fix, shift: int) -> lsp.CodeAction:
     edits = [
         lsp.TextEdit(
             range=lsp.Range(

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from keilref.formats import junit
-from keilref.formats import text as report
+from keilref.formats.jsonl import json_line
 from keilref.referee.batches import check_sources
 from keilref.records.sources import Source, expand_paths
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
@@ -32,7 +32,7 @@ runner = CliRunner()
 
 def _lines(sources: list[Source], jobs: int) -> list[str]:
     return [
-        report.json_line(v)
+        json_line(v)
         for v in check_sources(sources, jobs=jobs, parallel_threshold=0)
     ]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cli_support import ROOT, run
 
-from keilref.records.reformat import format_source
+from keilref.records.tidy import format_source
 from keilref.records.sources import Source
 
 BOTH = """[Event "both"]

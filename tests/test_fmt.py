@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from keilref.records import reformat as formatting
+from keilref.records import tidy
 from keilref.records.sources import Source
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 
@@ -107,9 +107,9 @@ def test_in_place_failure_to_write_leaves_the_file_whole(tmp_path: Path, monkeyp
     def broken_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(formatting.os, "replace", broken_replace)
-    with pytest.raises(formatting.FormatError, match="No space left"):
-        formatting.format_source(Source(str(path)), write=True)
+    monkeypatch.setattr(tidy.os, "replace", broken_replace)
+    with pytest.raises(tidy.FormatError, match="No space left"):
+        tidy.format_source(Source(str(path)), write=True)
     assert path.read_text(encoding="utf-8") == MESSY
     assert sorted(p.name for p in tmp_path.iterdir()) == ["messy.keil"]
 
@@ -279,7 +279,7 @@ def test_fmt_keeps_unseen_characters_inside_comments_and_tag_values(tmp_path: Pa
     assert result.stdout == canonical
     # A diff line ends at a line feed only, as a record's line does: not at
     # a form feed, U+001C..U+001E, U+0085 or U+2028 inside a comment.
-    diff = formatting.format_source(Source(str(path))).diff()
+    diff = tidy.format_source(Source(str(path))).diff()
     assert "No newline at end of file" not in diff
     assert [line[0] for line in diff.split("\n")[3:-1]] == ["-", "-", "-", "+", "+", "+", "+", "+"]
     assert runner.invoke(app, ["fmt", "--in-place", str(path)]).exit_code == EXIT_OK
@@ -310,7 +310,7 @@ def test_a_game_the_writer_refuses_is_one_clear_error(tmp_path: Path, monkeypatc
     path = write(tmp_path, "two.keil", '[Event "a"]\n\n[Event "b"] 1. c3 *\n')
     first = dataclasses.replace(parse_record('[Event "a"]'), line=1)
     second = dataclasses.replace(parse_record('[Event "b"] 1. c3 *'), line=3)
-    monkeypatch.setattr(formatting, "iter_games", lambda stream, name: iter([first, second]))
+    monkeypatch.setattr(tidy, "iter_games", lambda stream, name: iter([first, second]))
     for args in (["--check"], ["--diff"], ["--in-place"], []):
         result = runner.invoke(app, ["fmt", *args, str(path)])
         assert result.exit_code == EXIT_FAILED, args

@@ -10,7 +10,7 @@ import pytest
 from cli_support import ROOT, run, runner
 
 from keilref.cli import app
-from keilref.records import reformat as formatting
+from keilref.records import tidy
 from keilref.records.sources import Source
 
 MESSY = '[Size "3"]   [Black "José"] [Rules "keil"] [Komi "2"] [Button "yes"]\n1.e3 {un café} a1 B+R\n'
@@ -128,9 +128,9 @@ def test_a_character_the_encoding_cannot_write_leaves_the_file_as_it_is(
     the writer ever add a character, a file in Latin-1 must not get UTF-8 bytes."""
     path = tmp_path / "latin.keil"
     path.write_bytes(MESSY.encode("latin-1"))
-    monkeypatch.setattr(formatting, "_write", lambda records, name: CANONICAL.replace("café", "€"))
-    with pytest.raises(formatting.FormatError) as caught:
-        formatting.format_source(Source(str(path), encoding="latin-1"), write=True)
+    monkeypatch.setattr(tidy, "_write", lambda records, name: CANONICAL.replace("café", "€"))
+    with pytest.raises(tidy.FormatError) as caught:
+        tidy.format_source(Source(str(path), encoding="latin-1"), write=True)
     assert str(caught.value) == (
         f"{path}: the canonical text holds '€' (U+20AC), which iso8859-1 cannot write (file left as it is)"
     )

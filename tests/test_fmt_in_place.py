@@ -23,7 +23,7 @@ from typer.testing import CliRunner, Result
 
 from keilref.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from keilref.records import inplace
-from keilref.records import reformat as formatting
+from keilref.records import tidy
 from keilref.records.record import Record
 from keilref.records.sources import Source
 
@@ -57,14 +57,14 @@ def names(directory: Path) -> list[str]:
 def test_a_file_changed_after_it_was_read_is_not_overwritten(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = messy(tmp_path)
     edited = MESSY + "{an edit made while fmt was working}\n"
-    real_write = formatting._write
+    real_write = tidy._write
 
     def write_then_someone_edits(records: list[Record], name: str) -> str:
         text = real_write(records, name)
         path.write_text(edited, encoding="utf-8")  # another editor saves the file now
         return text
 
-    monkeypatch.setattr(formatting, "_write", write_then_someone_edits)
+    monkeypatch.setattr(tidy, "_write", write_then_someone_edits)
     result = fmt("--in-place", str(path))
     assert result.exit_code == EXIT_FAILED
     assert result.stderr == f"keilref: {path}: changed while it was being formatted; left as it is (run fmt again)\n"
@@ -283,10 +283,10 @@ def test_follow_symlinks_needs_in_place(tmp_path: Path) -> None:
 def test_a_link_is_refused_by_the_library_too(tmp_path: Path) -> None:
     tree, _outside, theirs = linked(tmp_path)
     link = str(tree / "link.keil")
-    with pytest.raises(formatting.FormatError, match="a symbolic link; nothing rewritten"):
-        formatting.format_source(Source(link), write=True)
+    with pytest.raises(tidy.FormatError, match="a symbolic link; nothing rewritten"):
+        tidy.format_source(Source(link), write=True)
     assert theirs.read_text(encoding="utf-8") == MESSY
-    assert formatting.format_source(Source(link), write=True, follow_symlinks=True).changed
+    assert tidy.format_source(Source(link), write=True, follow_symlinks=True).changed
     assert theirs.read_text(encoding="utf-8") == CANONICAL
 
 
@@ -417,14 +417,14 @@ def test_fmt_keeps_the_file_it_read_open_until_the_rename(tmp_path: Path, monkey
     path = messy(tmp_path)
     inode = os.stat(path).st_ino
     held: list[int] = []
-    real_replace_file = formatting.replace_file
+    real_replace_file = tidy.replace_file
 
     def replace_file(*args: Any, original: int | None = None, **kwargs: Any) -> inplace.Replaced:
         assert original is not None
         held.append(os.fstat(original).st_ino)
         return real_replace_file(*args, original=original, **kwargs)
 
-    monkeypatch.setattr(formatting, "replace_file", replace_file)
+    monkeypatch.setattr(tidy, "replace_file", replace_file)
     assert fmt("--in-place", str(path)).exit_code == EXIT_OK
     assert held == [inode]
     assert path.read_text(encoding="utf-8") == CANONICAL
@@ -480,7 +480,7 @@ def test_sigkill_during_fmt_in_place_leaves_the_file_whole(tmp_path: Path) -> No
     path = tmp_path / "big.keil"
     original = _big_messy_archive(path)
     os.chmod(path, 0o640)
-    formatted = formatting.format_source(Source(str(path))).data
+    formatted = tidy.format_source(Source(str(path))).data
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "keilref", "fmt", "--in-place", str(path)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -533,9 +533,9 @@ def _slow_run(path: str, start: Any, results: str, seed: int) -> None:
     start.wait(timeout=120)
     time.sleep(rng.random() * 0.05)
     try:
-        formatting.format_source(Source(path), write=True)
+        tidy.format_source(Source(path), write=True)
         outcome = "reformatted"
-    except formatting.FormatError as e:
+    except tidy.FormatError as e:
         outcome = str(e)
     Path(results, str(seed)).write_text(outcome, encoding="utf-8")
 
@@ -551,7 +551,7 @@ def test_runs_at_once_on_one_file_leave_it_whole(tmp_path: Path) -> None:
     game = '[Size "3"]   [Event "g{}"]\n1.c3 {{' + "x" * 20_000 + "}} button 2. b2 pass *\n\n"
     original = "".join(game.format(i) for i in range(100)).encode()
     path.write_bytes(original)
-    formatted = formatting.format_source(Source(str(path))).data
+    formatted = tidy.format_source(Source(str(path))).data
     assert len(formatted) > 2_000_000 and formatted != original
     fork = multiprocessing.get_context("fork")
     rng = random.Random(20)

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from cli_support import ROOT, run
 from keilref.cli import app
 from keilref.cli.interop import EXPORT_FORMATS
-from keilref.cli.position import PICTURE_FORMATS
+from keilref.cli.position_commands import PICTURE_FORMATS
 from keilref.cli.terminal import RunnerSafeStream
 from keilref.escaping import RunnerGuard
 from keilref.formats import FORMATS

@@ -21,7 +21,7 @@ import pytest
 
 import keilref
 from cli_support import run
-from keilref.records import abstract_games, inputs
+from keilref.records import abstract_games, sniffing
 from keilref.records.abstract_games import read_match
 from keilref.errors import RecordError
 from keilref.referee.verdict import Status
@@ -214,14 +214,14 @@ def test_stats_show_and_filter_carry_on_past_a_bad_match(files: dict[str, Path])
 
 
 def test_a_readers_fault_costs_its_own_file_only(files: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    real = inputs.read_match
+    real = sniffing.read_match
 
     def faulty(data: bytes, filename: str | None = None, **kw: Any) -> Any:
         if filename is not None and filename.endswith("a.moves.json"):
             raise RuntimeError("a bug")
         return real(data, filename, **kw)
 
-    monkeypatch.setattr(inputs, "read_match", faulty)
+    monkeypatch.setattr(sniffing, "read_match", faulty)
     result = run("check", str(files["a.moves.json"]), str(files["b.keil"]))
     lines = [line for line in result.stdout.splitlines() if ": warning: " not in line]
     assert lines[0] == f"{files['a.moves.json']}:1:1: game 1: error: internal error while reading this game: RuntimeError: a bug"

@@ -10,7 +10,7 @@ import pytest
 
 from cli_support import ROOT, run
 from keilref.errors import RecordError
-from keilref.formats.text import position_header
+from keilref.formats.position_text import position_header
 from keilref.records.record import Record
 from keilref.records.sources import NoSuchGame, PathError, nth_game
 from keilref.referee.replay import replay

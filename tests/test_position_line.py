@@ -11,7 +11,7 @@ from cli_support import run
 from lines_support import ILLEGAL, NESTED, VARIATION, write_annotated
 
 from keilref import wording
-from keilref.formats import text as report
+from keilref.formats import position_text
 from keilref.records.parser import parse_record
 from keilref.referee.lines import Node, find_line, replay_node
 
@@ -48,7 +48,7 @@ def test_the_header_is_shows(game: Path, command: str, place: str, turn: int | N
     assert bad is None
     last = {VARIATION: 4, NESTED: 3}[place]
     line, column = place.split(":")
-    expected = report.position_header(str(game), 1, rep.setup, rep.game.turn, last, line=(int(line), int(column)))
+    expected = position_text.position_header(str(game), 1, rep.setup, rep.game.turn, last, line=(int(line), int(column)))
     assert _header(result.stdout) == expected
     assert _header(shown.stdout).startswith(expected)
 
@@ -70,7 +70,7 @@ def test_legal_lists_the_variations_turns(game: Path) -> None:
     rep, _ = replay_node(_node(game, VARIATION, 2))
     g = rep.game
     assert result.stdout.splitlines()[1] == "Black to move"
-    assert result.stdout.split("\n", 2)[2] == report.legal_listing(g.legal_moves(), g.piece_prefixes)
+    assert result.stdout.split("\n", 2)[2] == position_text.legal_listing(g.legal_moves(), g.piece_prefixes)
     # Not the main line's position after turn 2: d4 stands there, b2 here.
     main = run("legal", "--turn", "2", str(game))
     assert main.exit_code == 0

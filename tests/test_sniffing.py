@@ -2,7 +2,7 @@
 so or the whole of it is one of the server's JSON shapes; anything else is
 records, a record whose first comment opens like a JSON object included.
 
-Every reader decides by the same rule (``keilref.records.inputs.is_match``):
+Every reader decides by the same rule (``keilref.records.sniffing.is_match``):
 ``check``, ``show``, ``stats``, ``filter``, standard input, compressed files,
 the library, ``fmt`` and the language server.
 """
@@ -19,8 +19,8 @@ import pytest
 
 import keilref
 from cli_support import run
-from keilref.records import inputs
-from keilref.records.inputs import MatchBytes, is_match, split_source
+from keilref.records import sniffing
+from keilref.records.sniffing import MatchBytes, is_match, split_source
 from keilref.records.record import Record
 from keilref.referee.verdict import Status
 
@@ -288,7 +288,7 @@ def test_a_pipe_that_gives_little_at_a_time_is_decided_as_a_file_is(step: int) -
 
 
 def test_json_past_the_byte_cap_of_a_game_is_records_unless_its_name_says_match(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(inputs, "MAX_GAME_BYTES", 50_000)
+    monkeypatch.setattr(sniffing, "MAX_GAME_BYTES", 50_000)
     data = json.dumps({**MATCH, "padding": "z" * 60_000}).encode()
     assert not is_match(data) and is_match(data, "big.moves.json")
     assert not any(isinstance(p, MatchBytes) for p in split_source(io.BytesIO(data), None))

@@ -11,7 +11,7 @@ import sys
 
 # Importing a command module registers its command; `keilref --help` lists
 # the commands in this order.
-from keilref.cli import check, position, fmt, generate, stats, filter, interop, rules, completion, lsp  # noqa: F401  # isort: skip
+from keilref.cli import check, position_commands, fmt, generate, stats, filter, interop, rules, completion, lsp  # noqa: F401  # isort: skip
 from keilref.cli.app import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
 from keilref.cli.terminal import ascii_fallback
 from keilref.referee.batches import abandon_workers

@@ -18,7 +18,7 @@ from keilref import wording
 from keilref.escaping import shown_name
 from keilref.records.compression import compression_of
 from keilref.records.inplace import FileState, ReplaceError, replace_file
-from keilref.records.inputs import is_match
+from keilref.records.sniffing import is_match
 from keilref.records.positions import split_lines
 from keilref.records.sources import Source, not_text
 from keilref.referee.fixes import fix_text

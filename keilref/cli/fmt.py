@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from keilref.records import reformat as formatting
+from keilref.records import tidy
 from keilref.records.sources import PathError
 from keilref.cli.terminal import excerpt
 from keilref.escaping import runner_command_line, shown_name
@@ -115,14 +115,14 @@ def fmt(
         typer.echo(sys.stdin.buffer.read(), nl=False)
     for source in sources:
         try:
-            outcome = formatting.format_source(
+            outcome = tidy.format_source(
                 source,
                 write=in_place,
                 force=force,
                 follow_symlinks=follow_symlinks,
                 fix=functools.partial(fix_utf8, name=source.name, rules=source.rules) if fix else None,
             )
-        except formatting.FormatError as e:
+        except tidy.FormatError as e:
             typer.echo(f"keilref: {e}", err=True)
             # Standard input cannot be read again for the line (the file of its name may say something else).
             if e.line is not None and e.column is not None and not source.is_stdin:
@@ -154,7 +154,7 @@ def fmt(
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
 
 
-def _held_back(outcome: formatting.Formatted, text: str, what: str, instead: str) -> bool:
+def _held_back(outcome: tidy.Formatted, text: str, what: str, instead: str) -> bool:
     """Whether ``text``, made from a record, is kept from standard output (and
     said why): a CI runner would run a line of it as a workflow command.
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
 from keilref.escaping import RunnerGuard, defused, line_window
-from keilref.records.inputs import foreign_encoding
+from keilref.records.sniffing import foreign_encoding
 
 __all__ = [
     "ChoiceError", "Interrupts", "RunnerSafeStream", "ascii_fallback", "choose", "excerpt", "runner_safe_streams",

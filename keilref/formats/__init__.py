@@ -224,7 +224,7 @@ FORMATS: dict[str, OutputFormat] = {
     f.name: f
     for f in (
         OutputFormat("text", "line", ".txt", False, "keilref.formats.text:TextWriter", "a line per game, then the summary"),
-        OutputFormat("jsonl", "line", ".jsonl", False, "keilref.formats.text:JsonLinesWriter", "a JSON object per game"),
+        OutputFormat("jsonl", "line", ".jsonl", False, "keilref.formats.jsonl:JsonLinesWriter", "a JSON object per game"),
         OutputFormat("junit", "document", ".xml", True, "keilref.formats.junit:JUnitWriter", "JUnit XML"),
         OutputFormat(
             "github", "document", ".txt", False, "keilref.formats.github:GitHubWriter", "GitHub annotations",

@@ -28,7 +28,7 @@ from keilref.escaping import shown_name
 from keilref.files import is_temporary, refusal
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.records.abstract_games import MATCH_SUFFIXES
-from keilref.records.inputs import iter_source
+from keilref.records.sniffing import iter_source
 from keilref.records.record import Record
 
 __all__ = [

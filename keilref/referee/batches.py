@@ -34,7 +34,7 @@ from keilref.records.parser import GameBytes
 from keilref.records.record import Record
 from keilref.referee.verdict import Verdict, adjudicate
 from keilref.records.sources import STDIN, Source, unreadable_error
-from keilref.records.inputs import read_piece_match, split_source
+from keilref.records.sniffing import read_piece_match, split_source
 from keilref.referee.matches import amend
 from keilref.referee.shapes import FileShapes, group_shapes
 

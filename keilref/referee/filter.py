@@ -38,7 +38,7 @@ from keilref.records.sources import Source
 from keilref.escaping import runner_command_line, shown_name
 from keilref.errors import ConfigError
 from keilref.files import OUTPUT_TEMP_PREFIX
-from keilref.records.inputs import MatchBytes, read_piece, split_source
+from keilref.records.sniffing import MatchBytes, read_piece, split_source
 from keilref.records.record import Record
 from keilref.engine.rules import find_rules
 from keilref.referee.settings import DEFAULT_RULES

@@ -21,7 +21,7 @@ from keilref.referee.shapes import Group, Shape, shapes_of
 from keilref.records.abstract_games import Match, match_stem, read_match
 from keilref.records.sources import STDIN, Source
 from keilref.errors import RecordError
-from keilref.records.inputs import MatchBytes, split_source
+from keilref.records.sniffing import MatchBytes, split_source
 from keilref.records.parser import read_game
 from keilref.records.record import Record
 from keilref.records.tags import GAME_ID_TAG

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from keilref import wording
 from keilref.errors import RecordError
 from keilref.records.abstract_games import SITE, is_match_name, match_stem
-from keilref.records.inputs import MatchBytes, split_source
+from keilref.records.sniffing import MatchBytes, split_source
 from keilref.records.parser import GameBytes, read_game
 from keilref.records.abstract_games import Match, read_match
 from keilref.records.record import Record

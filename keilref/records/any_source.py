@@ -24,7 +24,7 @@ from typing import IO, BinaryIO, cast
 
 from keilref.errors import RecordError
 from keilref.files import open_regular
-from keilref.records.inputs import iter_source
+from keilref.records.sniffing import iter_source
 from keilref.records.record import Record
 from keilref.records.sources import PathError, expand_paths, read_source
 

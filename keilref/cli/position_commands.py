@@ -11,7 +11,7 @@ from typing import Annotated, NoReturn
 import typer
 
 from keilref import wording
-from keilref.formats import text as report
+from keilref.formats import position_text
 from keilref.records.sources import NoSuchGame, PathError, Source, nth_game
 from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name
@@ -236,7 +236,7 @@ def _shown(
 def _header(file: str, game: int, seen: _Shown, *, glyphs: bool = False) -> None:
     rep = seen.rep
     typer.echo(
-        report.position_header(
+        position_text.position_header(
             file, game, rep.setup, rep.game.turn, seen.turns, line=seen.place, shown=seen.shown if glyphs else None
         )
     )
@@ -329,7 +329,7 @@ def score(
             typer.echo("the game has not ended: this counts the current position")
         counted = g.score()
         typer.echo(
-            report.score_table(counted, half_point_in_play=g.button_in_play or counted.half_point is not None),
+            position_text.score_table(counted, half_point_in_play=g.button_in_play or counted.half_point is not None),
             nl=False,
         )
         for said in g.explain_score():
@@ -357,5 +357,5 @@ def legal(
             typer.echo("the game is over: no turn is legal")
         else:
             typer.echo(f"{_color(g.to_move)} to move")
-            typer.echo(report.legal_listing(g.legal_moves(), g.piece_prefixes), nl=False)
+            typer.echo(position_text.legal_listing(g.legal_moves(), g.piece_prefixes), nl=False)
         _exit_for(rep)

@@ -33,7 +33,7 @@ from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.records.inplace import FileState, ReplaceError, replace_file
 from keilref import wording
-from keilref.records.inputs import foreign_encoding, is_match
+from keilref.records.sniffing import foreign_encoding, is_match
 from keilref.records.parser import iter_games
 from keilref.records.positions import split_lines
 from keilref.records.record import Record
