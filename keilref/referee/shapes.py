@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -199,7 +200,7 @@ def _shapes(sources: Sequence[Source]) -> Iterator[Shape]:
 
 
 def _pieces(source: Source) -> list[GameBytes] | None:
-    if source.is_stdin or source.size() is None:
+    if source.is_stdin or source.size() is None or not _regular(source):
         return None
     if not is_match_name(source.name) and not _marked(source):
         return None
@@ -208,6 +209,15 @@ def _pieces(source: Source) -> list[GameBytes] | None:
             return list(split_source(stream, source.name))
     except OSError:
         return None
+
+
+def _regular(source: Source) -> bool:
+    """Whether the file can be read twice: a named pipe given by name (its
+    size says 0) gives its bytes once, to the reading that judges it."""
+    try:
+        return stat.S_ISREG(os.stat(source.where).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _numbered(pieces: Sequence[GameBytes]) -> Iterator[tuple[int, GameBytes]]:
