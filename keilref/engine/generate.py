@@ -135,7 +135,7 @@ def round_robin(players: Sequence[str], cycles: int = 1) -> list[Pairing]:
     """Every pair of ``players`` meets once a cycle, by the circle method
     (Berger tables), round by round, rounds numbered on across cycles.
 
-    With an odd number of players, each round one sits out (a bye: no game).
+    With an odd number of players, each round one sits out and no game is written for them.
     Colours: of players ``i`` and ``j`` (their places in ``players``), the
     one listed first has Black when ``i + j`` is odd, the other when it is
     even; so over a cycle each player has Black and White equally often,
