@@ -54,3 +54,15 @@ def test_a_broken_game_of_variations_costs_less_than_before() -> None:
     _, high = grown_kb(large, "(")
     per_variation = (high - low) * 1024 / (large - small)
     assert per_variation < 900, f"{per_variation:.0f} bytes a variation"
+
+
+def test_a_long_broken_game_of_variations_is_worded_in_the_memory_of_a_few() -> None:
+    """Past ``CHECK_FIRST_CHARS`` the grammar finds the fault building nothing:
+    the variations cost no memory at all (the record parser's reading of the
+    same games once cost about 590 bytes a variation)."""
+    small, large = 130_000, 400_000  # 1.0 MB and 3.2 MB, both checked first
+    kind, low = grown_kb(small, "zz")
+    assert kind == "RecordSyntaxError"
+    _, high = grown_kb(large, "zz")
+    per_variation = (high - low) * 1024 / (large - small)
+    assert per_variation < 40, f"{per_variation:.0f} bytes a variation"

@@ -63,16 +63,27 @@ def record_parser() -> Lark:
     Positions come from the tokens themselves, so ``propagate_positions`` is
     off; the inline transformer returns a :class:`Record` from ``parse``.
     """
+    return _parser(_BUILDER)
+
+
+@functools.cache
+def _checking_parser() -> Lark:
+    """The grammar with :class:`_Checker` for its transformer: it finds the
+    fault the record parser would report, building nothing."""
+    return _parser(_CHECKER)
+
+
+def _parser(transformer: _Builder) -> Lark:
     return Lark.open(
         str(grammar_path()),
         parser="lalr",
         lexer="contextual",
         propagate_positions=False,
         maybe_placeholders=True,
-        transformer=_BUILDER,
+        transformer=transformer,
         # Seen as each is read: the nesting is refused at its 101st '(',
         # before anything after it is read.
-        lexer_callbacks={"LPAR": _BUILDER.opened, "RPAR": _BUILDER.closed},
+        lexer_callbacks={"LPAR": transformer.opened, "RPAR": transformer.closed},
     )
 
 
@@ -284,6 +295,16 @@ def _variation(pending: _PendingVariation, index: int) -> Variation:
     return Variation(turns, pending.comments, after, pending.line, pending.column)
 
 
+def _check_glyph(move: Token, glyph: Token | None) -> None:
+    """Refuse a suffix glyph that does not stand directly after its move."""
+    if glyph is not None and (glyph.line != move.line or glyph.column != move.end_column):
+        raise _Fault(
+            f"a glyph stands directly after its turn: write '{move.value}{glyph.value}'",
+            glyph.line or 0,
+            glyph.column or 0,
+        )
+
+
 class _Builder(Transformer[Token, Record]):
     """Inline transformer: Lark calls these as it reduces the rules of the
     same names (see the grammar), bottom-up and left to right."""
@@ -387,12 +408,7 @@ class _Builder(Transformer[Token, Record]):
             # Nothing to check against the turn's place in its line, and
             # nothing to build later: the turn is made now.
             return _turn(move, () if notes is None else tuple(notes.comments), False)
-        if glyph is not None and (glyph.line != move.line or glyph.column != move.end_column):
-            raise _Fault(
-                f"a glyph stands directly after its turn: write '{move.value}{glyph.value}'",
-                glyph.line or 0,
-                glyph.column or 0,
-            )
+        _check_glyph(move, glyph)
         comments = _comments(before)
         clock_at = None
         nags: Sequence[_Number] = ()
@@ -454,6 +470,180 @@ _BUILDER = _Builder()
 
 
 # --------------------------------------------------------------------------
+# Finding a fault without building the record
+#
+# A turn's move number and numeric glyphs, and those of its variations, are
+# checked once the turn has its place in the main line (see ``_built``). The
+# record parser keeps every variation until then; the checker keeps, for a
+# turn or a line, only the checks that can be the first to fail.
+
+
+_Check = tuple[_Number, int, int | None, bool]
+"""One check of a pending turn, in the order ``_built`` makes them: a move
+number or a numeric glyph (its text, line and column), the offset of its turn
+from the turn the checks wait for, the place that turn must have for the
+check to pass (``None``: no place), and whether it is a numeric glyph."""
+
+
+def _number_check(number: _Number, offset: int) -> _Check:
+    text = number[0]
+    digits = text.rstrip(".")
+    dots = len(text) - len(digits)
+    place = None
+    if dots in (1, 3) and digits.isdigit() and len(digits) < 12:
+        index = (int(digits) - 1) * 2 + (dots == 3)
+        if index >= 0 and number_text(index) == text:
+            place = index - offset
+    return number, offset, place, False
+
+
+def _add_check(checks: list[_Check], check: _Check) -> None:
+    """Add ``check`` after ``checks``, keeping only the checks that can fail
+    first: whatever place the turn turns out to have, a check that always
+    fails, or two that pass at different places, leave none after them a
+    turn to fail; nor does a check that passes where an earlier one passes."""
+    places = set()
+    for kept in checks:
+        if kept[2] is None:
+            return
+        places.add(kept[2])
+    if len(places) > 1 or (check[2] is not None and check[2] in places):
+        return
+    checks.append(check)
+
+
+def _shifted(check: _Check, by: int) -> _Check:
+    number, offset, place, nag = check
+    return number, offset + by, None if place is None else place - by, nag
+
+
+def _run_checks(checks: Sequence[_Check], index: int) -> None:
+    """Raise the fault ``_built`` would raise for checks waiting on the turn at ``index``."""
+    for number, offset, place, nag in checks:
+        if nag:
+            _nag(number)
+        elif place != index:
+            raise _wrong_number(number, index + offset)
+
+
+class _CheckedNotes:
+    """What follows a move, as the checker reads it: the first numeric glyph
+    out of range and the checks of the variations."""
+
+    __slots__ = ("bad_nag", "checks")
+
+    def __init__(self) -> None:
+        self.bad_nag: _Number | None = None
+        self.checks: list[_Check] = []
+
+    def nag(self, token: Token) -> _CheckedNotes:
+        if self.bad_nag is None:
+            nag = _kept(token)
+            try:
+                _nag(nag)
+            except _Fault:
+                self.bad_nag = nag
+        return self
+
+    def variation(self, checks: Sequence[_Check]) -> _CheckedNotes:
+        for check in checks:
+            _add_check(self.checks, check)
+        return self
+
+
+class _CheckedLine(list[Turn]):
+    """The main line or a variation's line as the checker reads it: its turns
+    counted, and their checks. A list, always empty, so that the words of a
+    fault (:func:`_pending_number`, :func:`_turns_before`) find it on the
+    parser's stack where they find the record parser's list of turns."""
+
+    __slots__ = ("checks", "turns")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.turns = 0
+        self.checks: list[_Check] = []
+
+    def add(self, checks: Sequence[_Check]) -> _CheckedLine:
+        for check in checks:
+            _add_check(self.checks, _shifted(check, self.turns))
+        self.turns += 1
+        return self
+
+
+class _Checker(_Builder):
+    """The record parser's transformer, reduced to finding its first fault:
+    every fault is raised where :class:`_Builder` raises it, and a turn or a
+    line keeps only the checks that can still fail first, so a game of a
+    million variations holds a handful. What it returns is no record."""
+
+    def start(self, children: list[Any]) -> Any:
+        return None
+
+    def turns(self, children: list[Any]) -> Any:
+        return _CheckedLine()
+
+    def main_turn(self, children: list[Any]) -> Any:
+        turns: _CheckedLine = children[0]
+        _run_checks(children[1], turns.turns)
+        turns.turns += 1
+        return turns
+
+    def turn(self, children: list[Any]) -> Any:
+        number: Token | None = children[0]
+        move: Token = children[2]
+        glyph: Token | None = children[3]
+        notes: _CheckedNotes | None = children[4]
+        self._count()
+        _check_glyph(move, glyph)
+        checks: list[_Check] = []
+        if number is not None:
+            checks.append(_number_check(_kept(number), 0))
+        if notes is not None:
+            if notes.bad_nag is not None:
+                _add_check(checks, (notes.bad_nag, 0, None, True))
+            for check in notes.checks:
+                _add_check(checks, check)
+        # A tuple, not a list: on the parser's stack a list is a line of turns.
+        return tuple(checks)
+
+    def first_nag(self, children: list[Token]) -> Any:
+        return _CheckedNotes().nag(children[0])
+
+    def next_nag(self, children: list[Any]) -> Any:
+        return cast(_CheckedNotes, children[0]).nag(children[1])
+
+    def first_note(self, children: list[Token]) -> Any:
+        return _CheckedNotes()
+
+    def next_note(self, children: list[Any]) -> Any:
+        return children[0]
+
+    def first_variation(self, children: list[Any]) -> Any:
+        return _CheckedNotes().variation(children[0])
+
+    def next_variation(self, children: list[Any]) -> Any:
+        return cast(_CheckedNotes, children[0]).variation(children[1])
+
+    def variation(self, children: list[Any]) -> Any:
+        return tuple(cast(_CheckedLine, children[2]).checks)
+
+    def first_line_turn(self, children: list[Any]) -> Any:
+        return _CheckedLine().add(children[0])
+
+    def next_line_turn(self, children: list[Any]) -> Any:
+        return cast(_CheckedLine, children[0]).add(children[1])
+
+
+_CHECKER = _Checker()
+
+CHECK_FIRST_CHARS = 1_000_000
+"""A game the scanner declines that is longer than this is first read by the
+checker, and built only if it has no fault: a faulty game of a million
+variations is then worded in the memory of a few, not of its record."""
+
+
+# --------------------------------------------------------------------------
 # One game
 
 
@@ -463,21 +653,28 @@ def parse_with_grammar(text: str, filename: str | None, line_offset: int, column
     its file. Raises :class:`~keilref.errors.RecordSyntaxError`, in words.
     """
     try:
-        parser = record_parser()
+        if len(text) > CHECK_FIRST_CHARS:
+            _CHECKER.begin()
+            _read(_checking_parser(), text, line_offset, column_offset)
         _BUILDER.begin()
-        if line_offset == 0 and column_offset == 0:
-            return cast(Record, parser.parse(text))
-        interactive = parser.parse_interactive(text)
-        counter = interactive.lexer_thread.state.line_ctr  # type: ignore[union-attr]
-        counter.line += line_offset
-        counter.line_start_pos = -column_offset
-        counter.column = column_offset + 1
-        return cast(Record, interactive.resume_parse())  # type: ignore[no-untyped-call]
+        return cast(Record, _read(record_parser(), text, line_offset, column_offset))
     except _Fault as fault:
         raise _error(fault.message, fault.line, fault.column, text, filename, line_offset, column_offset) from None
     except UnexpectedInput as e:
         message, line, column = _describe(e, text, line_offset, column_offset)
         raise _error(message, line, column, text, filename, line_offset, column_offset) from None
+
+
+def _read(parser: Lark, text: str, line_offset: int, column_offset: int) -> Any:
+    """What ``parser``'s transformer makes of ``text``, positions counted from its place in the file."""
+    if line_offset == 0 and column_offset == 0:
+        return parser.parse(text)
+    interactive = parser.parse_interactive(text)
+    counter = interactive.lexer_thread.state.line_ctr  # type: ignore[union-attr]
+    counter.line += line_offset
+    counter.line_start_pos = -column_offset
+    counter.column = column_offset + 1
+    return interactive.resume_parse()  # type: ignore[no-untyped-call]
 
 
 def _too_many(first_line: int) -> _Fault:
@@ -748,19 +945,21 @@ def _token_fault(
     number = _pending_number(e)
     if number is not None:
         turns = _turns_before(e, number)
-        if turns is not None and number.value != number_text(len(turns)):
-            fault = _wrong_number(_kept(number), len(turns))
+        if turns is not None and number.value != number_text(turns):
+            fault = _wrong_number(_kept(number), turns)
             return fault.message, fault.line, fault.column
     return None
 
 
-def _turns_before(e: UnexpectedInput, number: Token) -> list[Turn] | None:
-    """The turns read before the move number ``number`` (on the parser's stack)."""
+def _turns_before(e: UnexpectedInput, number: Token) -> int | None:
+    """How many turns were read before the move number ``number`` in its line (on the parser's stack)."""
     stack = getattr(getattr(e, "state", None), "value_stack", None) or []
     for i in range(len(stack) - 1, 0, -1):
         if stack[i] is number:
             turns = stack[i - 1]
-            return turns if isinstance(turns, list) and not isinstance(turns, _Comments) else None
+            if isinstance(turns, _CheckedLine):
+                return turns.turns
+            return len(turns) if isinstance(turns, list) and not isinstance(turns, _Comments) else None
     return None
 
 
