@@ -1,0 +1,75 @@
+"""What a tournament director met using keilref end to end: a game without a
+round in the report's table, a place from ``check`` given to ``--line``, a
+Result tag that disagrees with the end of the moves, and a long source line
+in the report on a phone."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from cli_support import run
+
+from keilref import wording
+
+NO_ROUND_GAME = """[Event "open"]
+[Rules "keil"]
+[Size "2"]
+[Komi "7"]
+[Button "yes"]
+[Result "W+0.5"]
+
+1. b2 button 2. pass pass W+0.5
+"""
+
+
+def _report(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "game.keil"
+    path.write_text(text, encoding="utf-8")
+    out = tmp_path / "report.html"
+    result = run("check", "--format", "html", "-o", str(out), str(path))
+    assert result.exit_code in (0, 1), result.output
+    return out.read_text(encoding="utf-8")
+
+
+def test_a_game_without_a_round_shows_the_standings_mark_in_the_table(tmp_path: Path) -> None:
+    page = _report(tmp_path, NO_ROUND_GAME)
+    assert wording.NO_ROUND == "-"
+    assert f'<td data-label="round">{wording.NO_ROUND}</td>' in page
+    assert '<td data-label="round"></td>' not in page
+    # The round filter offers the same mark, so that it finds the game.
+    assert f'<select data-filter="round"><option value="">any</option><option value="-">-</option></select>' in page
+
+
+def _two_games(tmp_path: Path) -> Path:
+    path = tmp_path / "event.keil"
+    second = NO_ROUND_GAME.replace('[Event "open"]', '[Event "open"]\n[Round "2"]')
+    path.write_text(NO_ROUND_GAME + "\n" + second, encoding="utf-8")
+    return path
+
+
+def test_a_line_of_another_game_names_that_game(tmp_path: Path) -> None:
+    path = _two_games(tmp_path)
+    moves = path.read_text(encoding="utf-8").splitlines().index("1. b2 button 2. pass pass W+0.5", 10) + 1
+    for command in ("show", "score", "legal"):
+        result = run(command, "--line", f"{moves}:4", str(path))
+        assert result.exit_code == 2, result.output
+        said = wording.line_in_another_game((moves, 4), 2)
+        assert said == (
+            f"no variation opens at {moves}:4: line {moves} is in game 2 "
+            "(use --game 2 to see its position before the fault)"
+        )
+        assert said in result.output
+        assert "game 1:" not in result.output
+
+
+def test_with_game_given_the_variations_of_that_game_are_listed(tmp_path: Path) -> None:
+    path = _two_games(tmp_path)
+    result = run("show", "--game", "1", "--line", "18:4", str(path))
+    assert result.exit_code == 2, result.output
+    assert f"game 1: {wording.no_such_line((18, 4), [])}" in result.output
+    # A place within the first game, without --game, is told as before.
+    result = run("show", "--line", "8:4", str(path))
+    assert result.exit_code == 2, result.output
+    assert f"game 1: {wording.no_such_line((8, 4), [])}" in result.output
