@@ -5,10 +5,9 @@ in the report on a phone."""
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
+import pytest
 from cli_support import run
 
 from keilref import wording
@@ -73,3 +72,66 @@ def test_with_game_given_the_variations_of_that_game_are_listed(tmp_path: Path) 
     result = run("show", "--line", "8:4", str(path))
     assert result.exit_code == 2, result.output
     assert f"game 1: {wording.no_such_line((8, 4), [])}" in result.output
+
+
+DISAGREE = NO_ROUND_GAME.replace('[Result "W+0.5"]', '[Result "B+0.5"]')
+TOKEN_WRONG = NO_ROUND_GAME.replace("pass pass W+0.5", "pass pass B+0.5")
+UNFINISHED = NO_ROUND_GAME.replace("2. pass pass W+0.5", "2. pass B+0.5")
+
+
+def test_fix_diff_declares_the_result_the_moves_give_where_tag_and_token_disagree(tmp_path: Path) -> None:
+    path = tmp_path / "game.keil"
+    path.write_text(DISAGREE, encoding="utf-8")
+    done = run("check", "--fix", "--diff", str(path))
+    assert done.exit_code == 1, done.output
+    assert path.read_text(encoding="utf-8") == DISAGREE
+    assert done.stdout.splitlines() == [
+        f"--- {path}\t(original)",
+        f"+++ {path}\t(fixed)",
+        "@@ -3,6 +3,6 @@",
+        ' [Size "2"]',
+        ' [Komi "7"]',
+        ' [Button "yes"]',
+        '-[Result "B+0.5"]',
+        '+[Result "W+0.5"]',
+        " ",
+        " 1. b2 button 2. pass pass W+0.5",
+    ]
+
+
+def test_fix_writes_the_result_in_both_places_and_the_file_then_passes(tmp_path: Path) -> None:
+    for text in (DISAGREE, TOKEN_WRONG):
+        path = tmp_path / "game.keil"
+        path.write_text(text, encoding="utf-8")
+        done = run("check", "--fix", str(path))
+        assert done.exit_code == 0, done.output
+        assert f"fixed {path} (1 fix)" in done.output
+        assert path.read_text(encoding="utf-8") == NO_ROUND_GAME
+        assert run("check", "--strict", str(path)).exit_code == 0
+
+
+def test_no_result_is_declared_for_a_game_the_moves_do_not_finish(tmp_path: Path) -> None:
+    text = UNFINISHED.replace('[Result "W+0.5"]', '[Result "W+1.5"]')
+    path = tmp_path / "game.keil"
+    path.write_text(text, encoding="utf-8")
+    done = run("check", "--fix", "--diff", str(path))
+    assert done.exit_code == 0 and done.stdout == "", done.output
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_the_editor_offers_the_same_fix() -> None:
+    pytest.importorskip("pygls")
+    from lsp_support import Client
+    from test_quick_fixes import ROOT as LSP_ROOT
+    from test_quick_fixes import actions, applied, everywhere
+    from test_quick_fixes import run as lsp_run
+
+    uri = (LSP_ROOT / "disagree.keil").as_uri()
+
+    async def body(client: Client) -> None:
+        await client.open(uri, DISAGREE)
+        (action,) = await actions(client, uri, everywhere(DISAGREE))
+        assert action.title == "Declare the result W+0.5"
+        assert applied(DISAGREE, uri, action) == NO_ROUND_GAME
+
+    lsp_run(body)
