@@ -135,3 +135,51 @@ def test_the_editor_offers_the_same_fix() -> None:
         assert applied(DISAGREE, uri, action) == NO_ROUND_GAME
 
     lsp_run(body)
+
+
+LONG_LINE = """[Event "open"]
+[Rules "keil"]
+[Size "9"]
+[Komi "7"]
+[Button "yes"]
+[Result "W+0.5"]
+
+1. e5 d4 2. c3 f6 3. g7 b2 4. h8 a1 5. c7 g3 6. e5 d5 7. e6 d6 8. e7 W+0.5
+"""
+
+_EXCERPT = """
+var pre = document.querySelector("pre.source"), style = getComputedStyle(pre), box = pre.getBoundingClientRect();
+var range = document.createRange(), text = pre.firstChild, caret = text.data.lastIndexOf("^");
+range.setStart(text, caret); range.setEnd(text, caret + 1);
+var c = range.getBoundingClientRect();
+range.setStart(text, caret - text.data.indexOf("\\n") - 1); range.setEnd(text, caret - text.data.indexOf("\\n"));
+var t = range.getBoundingClientRect();
+return {overflowX: style.overflowX, hint: style.backgroundImage, wide: pre.scrollWidth > pre.clientWidth,
+        left: box.left, right: box.right, caret: [c.left, c.right], token: [t.left, t.right]};
+"""
+
+
+def test_a_long_source_line_on_a_phone_is_shaded_and_opens_at_its_caret(tmp_path: Path) -> None:
+    from browser_support import open_browser
+
+    path = tmp_path / "long.keil"
+    path.write_text(LONG_LINE, encoding="utf-8")
+    out = tmp_path / "report.html"
+    assert run("check", "--format", "html", "-o", str(out), str(path)).exit_code == 1
+    driver = open_browser()
+    try:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride", {"width": 390, "height": 800, "deviceScaleFactor": 2, "mobile": True}
+        )
+        driver.get(out.as_uri())
+        seen = driver.execute_script(_EXCERPT)
+    finally:
+        driver.quit()
+    assert seen["wide"], seen
+    # It scrolls in its box, which shades the edges with more to see, as the tables do.
+    assert seen["overflowX"] in ("auto", "scroll"), seen
+    assert seen["hint"].count("gradient") == 4, seen
+    # The caret is in view, under the first character of the faulty token (column 49).
+    assert seen["left"] <= seen["caret"][0] and seen["caret"][1] <= seen["right"], seen
+    assert abs(seen["caret"][0] - seen["token"][0]) < 0.5, seen
+    assert LONG_LINE.splitlines()[7][48:50] == "e5"
