@@ -283,6 +283,14 @@ def no_such_line(at: Place, lines: list[Place]) -> str:
     return f"no variation opens at {at[0]}:{at[1]}; variations open at " + ", ".join(f"{a}:{b}" for a, b in lines)
 
 
+def line_in_another_game(at: Place, game: int) -> str:
+    """A ``--line`` that names a place of another game than the one shown, such as one copied from check."""
+    return (
+        f"no variation opens at {at[0]}:{at[1]}: line {at[0]} is in game {game} "
+        f"(use --game {game} to see its position before the fault)"
+    )
+
+
 def line_has_no_turn(at: Place, turn: int, branch: int, last: int) -> str:
     """A ``--turn`` outside a variation: from its branch point to its last turn."""
     return (

@@ -6,13 +6,13 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, NoReturn, Optional
 
 import typer
 
 from keilref import wording
 from keilref.formats import position_text
-from keilref.records.sources import NoSuchGame, PathError, Source, nth_game
+from keilref.records.sources import NoSuchGame, PathError, Source, game_at_line, nth_game
 from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.errors import RecordError
@@ -27,7 +27,6 @@ from keilref.cli.app import (
     EncodingOption,
     EXIT_FAILED,
     EXIT_OK,
-    GameOption,
     RulesOption,
     TurnOption,
     UnicodeOption,
@@ -39,6 +38,12 @@ from keilref.cli.app import (
     say_at,
     app,
 )
+
+
+# Not given is told from --game 1: a place of another game is then worth naming.
+_GameOption = Annotated[
+    Optional[int], typer.Option("--game", min=1, metavar="N", help="Which game of the file (1-based; default: the first).")
+]
 
 
 def _load(file: str, game: int, encoding: str | None = None) -> Record:
@@ -181,8 +186,27 @@ def _main_line(file: str, record: Record, game: int, turn: int | None, rules: st
     return _Shown(rep, len(record.turns), path, None, has_clocks(record))
 
 
+def _no_such_line(
+    file: str, game: int, place: wording.Place, lines: list[wording.Place], encoding: str | None, given: bool
+) -> NoReturn:
+    """No variation opens at ``place``. A place copied from check's output often
+    lies in another game: without ``--game``, say which, rather than list the
+    first game's variations."""
+    other = None if given else _game_holding(file, place[0], encoding)
+    if other is not None and other != game:
+        fail(f"{shown_name(file)}: {wording.line_in_another_game(place, other)}")
+    fail(f"{shown_name(file)}: game {game}: {wording.no_such_line(place, lines)}")
+
+
 def _variation(
-    file: str, record: Record, game: int, place: wording.Place, turn: int | None, rules: str | None
+    file: str,
+    record: Record,
+    game: int,
+    place: wording.Place,
+    turn: int | None,
+    rules: str | None,
+    encoding: str | None = None,
+    given: bool = True,
 ) -> _Shown:
     """The position after ``turn`` of the variation opening at ``place``: from
     its branch point (the turn before its first) to its last turn."""
@@ -194,7 +218,7 @@ def _variation(
     try:
         first = find_line(root, f"{place[0]}:{place[1]}")
     except KeyError:
-        fail(f"{shown_name(file)}: game {game}: {wording.no_such_line(place, variation_places(root))}")
+        _no_such_line(file, game, place, variation_places(root), encoding, given)
     line = [first, *first.mainline()]
     branch, last = first.ply - 1, line[-1].ply
     if turn is None:
@@ -223,14 +247,31 @@ def _say_illegal(file: str, game: int, rep: Replay, bad: Node) -> None:
 
 
 def _shown(
-    file: str, game: int, turn: int | None, line: str, rules: str | None, encoding: str | None
+    file: str, picked: int | None, turn: int | None, line: str, rules: str | None, encoding: str | None
 ) -> _Shown:
     """The position ``--line`` and ``--turn`` name, replayed: what show, score and legal share."""
     place = _line_place(line)
+    game = _game(picked)
     record = _load(file, game, encoding)
     if place is None:
         return _main_line(file, record, game, turn, rules)
-    return _variation(file, record, game, place, turn, rules)
+    return _variation(file, record, game, place, turn, rules, encoding, picked is not None)
+
+
+def _game_holding(file: str, line: int, encoding: str | None) -> int | None:
+    """Which game of ``file`` holds ``line``; ``None`` where that cannot be said
+    (standard input, already read, cannot be read again)."""
+    if Source(file).is_stdin:
+        return None
+    try:
+        return game_at_line(file, line, encoding=load_project(file).encoding_for(encoding))
+    except PathError:
+        return None
+
+
+def _game(picked: int | None) -> int:
+    """The game ``--game`` picks: the first where it is not given."""
+    return 1 if picked is None else picked
 
 
 def _header(file: str, game: int, seen: _Shown, *, glyphs: bool = False) -> None:
@@ -245,7 +286,7 @@ def _header(file: str, game: int, seen: _Shown, *, glyphs: bool = False) -> None
 @app.command()
 def show(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
-    game: GameOption = 1,
+    game: _GameOption = None,
     turn: TurnOption = None,
     line: LineOption = "main",
     unicode: UnicodeOption = False,
@@ -262,7 +303,7 @@ def show(
         rep = seen.rep
         if format != "text":
             _picture(rep, format, territory=territory, notes=seen.notes())
-        _header(file, game, seen, glyphs=True)
+        _header(file, _game(game), seen, glyphs=True)
         g = rep.game
         typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
         moves = g.moves
@@ -302,7 +343,7 @@ def _exit_for(rep: Replay) -> NoReturn:
 @app.command()
 def score(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
-    game: GameOption = 1,
+    game: _GameOption = None,
     turn: TurnOption = None,
     line: LineOption = "main",
     unicode: UnicodeOption = False,
@@ -317,7 +358,7 @@ def score(
         seen = _shown(file, game, turn, line, rules, encoding)
         rep = seen.rep
         if format == "text":
-            _header(file, game, seen)
+            _header(file, _game(game), seen)
         if format != "text":
             counted = rep.game.score()
             what = "result" if rep.game.is_over else "count so far"
@@ -340,7 +381,7 @@ def score(
 @app.command()
 def legal(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record file.")],
-    game: GameOption = 1,
+    game: _GameOption = None,
     turn: TurnOption = None,
     line: LineOption = "main",
     rules: RulesOption = None,
@@ -350,7 +391,7 @@ def legal(
     """List the legal turns in the position after a turn (by default, the end)."""
     with output_to(output, [Source(file)]):
         seen = _shown(file, game, turn, line, rules, encoding)
-        _header(file, game, seen)
+        _header(file, _game(game), seen)
         rep = seen.rep
         g = rep.game
         if rep.ended:

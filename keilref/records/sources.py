@@ -431,3 +431,16 @@ def nth_game(path: str, game: int, *, encoding: str | None = None) -> Record | R
         if count == game:
             return item
     raise NoSuchGame(path, game, count)
+
+
+def game_at_line(path: str, line: int, *, encoding: str | None = None) -> int | None:
+    """Which game (1-based) of one record file holds ``line``: the last one
+    starting at or before it; ``None`` before the first. A game that cannot be
+    read is placed by its fault, the only place it has."""
+    (source,) = expand_paths([path], encoding=encoding)
+    found = None
+    for count, item in enumerate(read_source(source), 1):
+        if item.line > line:
+            break
+        found = count
+    return found

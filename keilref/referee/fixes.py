@@ -22,6 +22,7 @@ only: a wrong move number may as well mean that turns were lost.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from keilref.records.record import Record, Tag
 from keilref.records.tagnames import misspelt_tags
 from keilref.records.tags import SETTING_TAGS
 from keilref.referee.batches import Batch, checked_games
-from keilref.referee.verdict import Status, Verdict
+from keilref.referee.verdict import Status, Verdict, adjudicate
 
 __all__ = ["Edit", "Fix", "FixedText", "apply_edits", "fix_text", "fix_utf8", "fixes"]
 
@@ -77,8 +78,9 @@ LineText = Callable[[int], str]
 """The text of a line of the file, as the verdict numbers lines (without its ending)."""
 
 
-def fixes(verdict: Verdict, record: Record | None, line_text: LineText) -> list[Fix]:
-    """The fixes of the game's faults, in the order of the faults."""
+def fixes(verdict: Verdict, record: Record | None, line_text: LineText, rules: str | None = None) -> list[Fix]:
+    """The fixes of the game's faults, in the order of the faults (``rules``:
+    the rules the game was checked under where the command line chose them)."""
     out: list[Fix] = []
     in_doubt = False
     if record is not None:
@@ -94,7 +96,7 @@ def fixes(verdict: Verdict, record: Record | None, line_text: LineText) -> list[
     if renumber is not None:
         out.append(renumber)
     if not in_doubt and record is not None:
-        declare = _declare(verdict, record, line_text)
+        declare = _declare(verdict, record, line_text, rules)
         if declare is not None:
             out.append(declare)
     return out
@@ -138,11 +140,34 @@ def _renumber(verdict: Verdict, line_text: LineText) -> Fix | None:
     return Fix(wording.fix_renumber(wrong.group(1), wrong.group(2)), (edit,), (line, column), False)
 
 
-def _declare(verdict: Verdict, record: Record, line_text: LineText) -> Fix | None:
+def _declare(verdict: Verdict, record: Record, line_text: LineText, rules: str | None) -> Fix | None:
     """The computed result, declared wherever the record declares one."""
-    if verdict.status is not Status.MISMATCH or verdict.computed is None:
+    if verdict.status is Status.MISMATCH and verdict.computed is not None:
+        return _declare_result(verdict.computed, verdict.location, record, line_text)
+    if verdict.error is not None:
+        computed = _unstated_result(verdict, record, rules)
+        if computed is not None:
+            return _declare_result(computed, (verdict.error.line, verdict.error.column), record, line_text)
+    return None
+
+
+def _unstated_result(verdict: Verdict, record: Record, rules: str | None) -> str | None:
+    """Where the only fault is a ``Result`` tag that disagrees with the result
+    after the moves, the result the moves alone give, checked with neither
+    stated; ``None`` for any other fault, or a game the moves do not finish."""
+    tag = record.tag("Result")
+    if verdict.status is not Status.ERROR or verdict.error is None or tag is None or record.result is None:
         return None
-    computed = verdict.computed
+    if (verdict.error.line, verdict.error.column) != (tag.line, tag.column) or tag.value.strip() == record.result:
+        return None  # a fault of the tag's own, such as its spelling
+    tags = tuple(t for t in record.tags if t.name != "Result")
+    unstated = dataclasses.replace(record, tags=tags, result=None)
+    again = adjudicate(unstated, file=verdict.file, game=verdict.game, rules=rules, line=record.line or None)
+    return again.computed if again.status is Status.OK else None
+
+
+def _declare_result(computed: str, at: tuple[int, int], record: Record, line_text: LineText) -> Fix | None:
+    """``computed`` declared in the ``Result`` tag and after the moves, wherever the record states one."""
     edits: list[Edit] = []
     tag = record.tag("Result")
     if tag is not None:
@@ -157,7 +182,6 @@ def _declare(verdict: Verdict, record: Record, line_text: LineText) -> Fix | Non
         edits.append(Edit(line, column, line, column + len(record.result), computed))
     if not edits:
         return None
-    at = verdict.location
     return Fix(wording.fix_declare_result(computed), tuple(edits), at, True)
 
 
@@ -221,7 +245,7 @@ def _safe_fixes(text: str, name: str, rules: str | None) -> Iterator[Fix]:
     index = LineIndex(text)
     batch = Batch(name, 1, pieces, len(data), rules=rules)
     for _, record, verdict in checked_games(batch, None):
-        yield from (f for f in fixes(verdict, record, index.line) if f.safe)
+        yield from (f for f in fixes(verdict, record, index.line, rules) if f.safe)
 
 
 def fix_utf8(data: bytes, name: str, rules: str | None = None) -> bytes:

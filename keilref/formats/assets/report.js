@@ -5,6 +5,15 @@
   var words = data.words || {};
   var views = {};
   var active = null;
+  // A source excerpt wider than the screen opens scrolled to its caret: the
+  // faulty token is what it is shown for (the caret's line is its last).
+  Array.prototype.forEach.call(document.querySelectorAll("pre.source"), function (pre) {
+    var lines = pre.textContent.split("\n"), caret = lines[lines.length - 1].length - 1;
+    var widest = Math.max.apply(null, lines.map(function (l) { return l.length; }));
+    if (pre.scrollWidth <= pre.clientWidth || caret < 0 || !widest) return;
+    var perChar = pre.scrollWidth / widest;
+    pre.scrollLeft = Math.max(0, caret * perChar - pre.clientWidth / 2);
+  });
   var CROWN = [[-0.55, 0.32], [-0.62, -0.38], [-0.3, -0.02], [0, -0.5], [0.3, -0.02], [0.62, -0.38], [0.55, 0.32]];
   function el(name, attrs, parent) {
     var e = document.createElementNS(NS, name);
