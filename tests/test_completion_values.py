@@ -50,6 +50,12 @@ def test_completion_completes_the_shell() -> None:
     assert _complete("keilref completion p") == ["powershell"]
 
 
+def test_the_picture_formats_of_show_and_score() -> None:
+    assert _complete("keilref show --format ") == ["text", "svg", "png"]
+    assert _complete("keilref score -f s") == ["svg"]
+    assert _complete("keilref show --rules y") == ["yugo"]
+
+
 def test_export_to_and_stats_format() -> None:
     assert _complete("keilref export --to ") == ["abstract-games"]
     assert _complete("keilref stats --format ") == ["text", "json"]

@@ -32,6 +32,7 @@ from keilref.cli.app import (
     UnicodeOption,
     _check_rules,
     _choose,
+    completes,
     fail,
     fail_at,
     load_project,
@@ -80,8 +81,13 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
 PICTURE_FORMATS = ("text", "svg", "png")
 PictureFormatOption = Annotated[
     str,
-    typer.Option("--format", "-f", metavar="FORMAT", help="text, svg, or png (png needs: pip install 'keilref[png]')."),
+    typer.Option(
+        "--format", "-f", metavar="FORMAT", autocompletion=completes(lambda: PICTURE_FORMATS),
+        help="text, svg, or png (png needs: pip install 'keilref[png]').",
+    ),
 ]
+
+
 def _check_picture_format(format: str, output: Path | None) -> str:
     """The chosen picture format, checked against the terminal it would be written to."""
     format = _choose(format, PICTURE_FORMATS, "--format")
