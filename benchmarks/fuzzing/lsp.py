@@ -125,9 +125,11 @@ def _offset_lsp(text: str, position: object) -> int | None:
 
 
 def _offset_record(text: str, line: int, column: int) -> int:
-    """Where ``check``'s line and column point: lines end at ``\\n``, a column is a code point."""
+    """Where ``check``'s line and column point: lines end at ``\\n``, a column is a code
+    point, and a byte-order mark at the start is no column of the first line."""
     starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
-    return starts[min(line, len(starts)) - 1] + column - 1
+    bom = 1 if line == 1 and text.startswith("\ufeff") else 0
+    return starts[min(line, len(starts)) - 1] + column - 1 + bom
 
 
 def _where(text: str, offset: int) -> str:
