@@ -156,8 +156,13 @@ class RunnerGuard:
         self._line_open = text[i - 1] in _BREAKS if i else self._line_open
 
 
-_JSON_BREAKS = {ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"}
-"""The line breaks JSON leaves as they are (it escapes the C0 controls itself)."""
+_JSON_BREAKS = {
+    **{ord(c): f"\\u{ord(c):04x}" for c in "\x85\u2028\u2029"},
+    **{code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)},
+}
+"""What JSON leaves as it is but must not be written raw: the line breaks
+(JSON escapes the C0 controls itself), and lone surrogates, which no UTF-8
+output can hold (a match may spell one, ``"\\ud800"``)."""
 
 
 def json_text(value: object, **options: Any) -> str:

@@ -20,7 +20,7 @@ from keilref.records.compression import compression_of
 from keilref.records.inplace import FileState, ReplaceError, replace_file
 from keilref.records.sniffing import is_match
 from keilref.records.positions import split_lines
-from keilref.records.sources import Source, not_text
+from keilref.records.sources import Source, decoding_fault
 from keilref.referee.fixes import fix_text
 
 __all__ = ["fix_sources"]
@@ -64,8 +64,8 @@ def _fix_one(source: Source, rules: str | None, *, diff: bool) -> bool:
     try:
         # UTF-8's bytes that are not text are kept as they are (their games are errors, and left alone).
         text = original.decode(encoding, "surrogateescape" if encoding == "utf-8" else "strict")
-    except UnicodeDecodeError as e:
-        raise _NotFixed(not_text(encoding, e.start, original[e.start])) from None
+    except UnicodeError as e:
+        raise _NotFixed(decoding_fault(encoding, e, original)) from None
     fixed = fix_text(text, source.name, rules if rules is not None else source.rules)
     if not fixed.changed(text):
         return False

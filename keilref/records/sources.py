@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, cast
 
 from keilref.errors import RecordError
-from keilref.escaping import shown_name
+from keilref.escaping import one_line, shown_name
 from keilref.files import is_temporary, refusal
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
 from keilref.records.abstract_games import MATCH_SUFFIXES
@@ -226,6 +226,16 @@ def not_text(encoding: str, at: int, byte: int) -> str:
     return f"not {encoding} text at byte {at:,} (0x{byte:02x})"
 
 
+def decoding_fault(encoding: str, e: UnicodeError, data: bytes, at: int = 0) -> str:
+    """:func:`not_text` for a decoder's fault, ``data`` read from byte ``at``
+    of the file. Most codecs name the byte (a ``UnicodeDecodeError``); a few
+    (``utf-16`` without its mark, ``punycode``) raise a bare ``UnicodeError``
+    that names none, which is then placed at the start of ``data``."""
+    if isinstance(e, UnicodeDecodeError):
+        return not_text(encoding, at + e.start, e.object[e.start])
+    return f"not {encoding} text from byte {at:,} on ({one_line(str(e))})"
+
+
 class Transcoded(io.RawIOBase):
     """A stream of text in another encoding, read as UTF-8."""
 
@@ -252,6 +262,8 @@ class Transcoded(io.RawIOBase):
                 # e.object is those bytes, then this chunk.
                 at = self._read + len(chunk) - len(e.object) + e.start
                 raise OSError(0, not_text(self._encoding, at, e.object[e.start])) from None
+            except UnicodeError as e:
+                raise OSError(0, decoding_fault(self._encoding, e, chunk, self._read)) from None
             self._read += len(chunk)
             self._out = text.encode("utf-8")
             if not chunk:

@@ -19,7 +19,6 @@ import codecs
 import difflib
 import io
 import os
-import re
 import sys
 import dataclasses
 import functools
@@ -27,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from keilref.records.sources import Source, not_text
+from keilref.records.sources import Source, decoding_fault
 from keilref.records.compression import compression_of
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
@@ -224,8 +223,8 @@ def _as_utf8(original: bytes, encoding: str, name: str) -> bytes:
         return original
     try:
         return original.decode(encoding).encode("utf-8")
-    except UnicodeDecodeError as e:
-        fault = not_text(encoding, e.start, original[e.start])
+    except UnicodeError as e:
+        fault = decoding_fault(encoding, e, original)
         raise FormatError(f"{shown_name(name)}: {fault} (file left as it is)") from None
 
 
