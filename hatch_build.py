@@ -1,11 +1,14 @@
-"""The optional fast build: the engine's kernel compiled with mypyc.
+"""The optional fast build: the engine's kernel compiled with mypyc, and the native path.
 
 Off unless ``KEILREF_COMPILE=1`` is set while a wheel is built::
 
     KEILREF_COMPILE=1 pip install .
 
-Then ``keilref/engine/kernel.py`` is compiled into an extension module that the
-wheel carries beside the source, and Python imports it instead of the source.
+Then ``keilref/engine/kernel.py`` is compiled with mypyc into an extension
+module that the wheel carries beside the source, and Python imports it
+instead of the source; ``keilref/_native.pyx`` is compiled with Cython into
+the native path that reads, replays and scores plain Keil games
+(:mod:`keilref.referee.native`), which exists only in this build.
 Without the variable nothing is compiled and nothing more is installed: a
 plain ``pip install`` or ``pip install -e .`` needs no compiler and runs the
 same kernel as Python. Building in a temporary folder keeps compiled files
@@ -25,13 +28,22 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 COMPILED = ("keilref/engine/kernel.py",)
-"""The modules compiled: plain functions over ints, importing nothing of keilref."""
+"""The modules compiled with mypyc: plain functions over ints, importing nothing of keilref."""
+
+NATIVE = ("keilref/_native.pyx",)
+"""The native path, in Cython (:mod:`keilref.referee.native` says what it does)."""
 
 _SETUP = """\
+from Cython.Build import cythonize
 from mypyc.build import mypycify
-from setuptools import setup
+from setuptools import Extension, setup
 
-setup(name="keilref-kernel", ext_modules=mypycify({modules!r}, opt_level="3"))
+native = [Extension(path[:-4].replace("/", "."), [path]) for path in {native!r}]
+setup(
+    name="keilref-kernel",
+    ext_modules=mypycify({modules!r}, opt_level="3")
+    + cythonize(native, compiler_directives={{"language_level": 3}}, quiet=True),
+)
 """
 
 
@@ -42,7 +54,7 @@ class KernelBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         return os.environ.get("KEILREF_COMPILE") == "1" and self.target_name == "wheel"
 
     def dependencies(self) -> list[str]:
-        return ["mypy>=1.10", "setuptools>=69"] if self._wanted() else []
+        return ["mypy>=1.10", "setuptools>=69", "cython>=3.0"] if self._wanted() else []
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if not self._wanted():
@@ -54,15 +66,16 @@ class KernelBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             )
         self._build_dir = tempfile.mkdtemp(prefix="keilref-kernel-")
         build = Path(self._build_dir)
-        for module in COMPILED:
+        for module in COMPILED + NATIVE:
             (build / module).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(Path(self.root) / module, build / module)
-        for module in COMPILED:
+        for module in COMPILED + NATIVE:
             # Every package above a compiled module, so mypyc names it by its full path.
             for package in Path(module).parents:
                 if package != Path("."):
                     (build / package / "__init__.py").write_text("", encoding="utf-8")
-        (build / "setup.py").write_text(_SETUP.format(modules=list(COMPILED)), encoding="utf-8")
+        setup = _SETUP.format(modules=list(COMPILED), native=list(NATIVE))
+        (build / "setup.py").write_text(setup, encoding="utf-8")
         done = subprocess.run(
             [sys.executable, "setup.py", "build_ext", "--inplace"],
             cwd=build,
@@ -71,7 +84,7 @@ class KernelBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             text=True,
         )
         if done.returncode != 0:
-            raise RuntimeError(f"compiling the kernel with mypyc failed:\n{done.stdout}")
+            raise RuntimeError(f"compiling the kernel (mypyc) and the native path (Cython) failed:\n{done.stdout}")
         built = [p for p in build.rglob("*") if p.suffix in (".so", ".pyd") and "build" not in p.relative_to(build).parts]
         if not built:
             raise RuntimeError(f"mypyc made no extension module:\n{done.stdout}")

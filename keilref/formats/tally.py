@@ -3,7 +3,6 @@ format's writer, then the summary, which the writer's ``close`` gets."""
 
 from __future__ import annotations
 
-import functools
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -30,8 +29,11 @@ class Tally:
         """Whether any game failed so far."""
 
     def in_worker(self) -> Callable[[Verdict], Judged]:
-        """What a worker process makes of each verdict it judged, for this writer (picklable)."""
-        return functools.partial(judge, writer=type(self.writer), options=self._options.for_workers())
+        """What a worker process makes of each verdict it judged, for this writer
+        (picklable), and of each game the native path judged (see :mod:`keilref.formats.templates`)."""
+        from keilref.formats.templates import LineRendering
+
+        return LineRendering(type(self.writer), self._options.for_workers())
 
     def add(self, v: Verdict) -> None:
         """Count a verdict judged here (or on a cluster) and write it."""

@@ -23,6 +23,7 @@ from typing import BinaryIO, cast
 from keilref import wording
 from keilref.records.abstract_games import SHAPE_KEYS, Match, is_match_name, read_match
 from keilref.errors import RecordError
+from keilref.records.native_cut import cut_games
 from keilref.records.parser import MAX_GAME_BYTES, GameBytes, read_game, split_games
 from keilref.records.record import Record
 
@@ -164,7 +165,7 @@ def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameByte
         complete = len(more) < asked
         decided = _decided(head, name, complete=complete)  # complete, or past the cap: decided
     if not decided:
-        yield from split_games(cast(BinaryIO, _Prefixed(head, stream)))
+        yield from cut_games(cast(BinaryIO, _Prefixed(head, stream)))
         return
     parts, size = [head], len(head)
     while not complete:

@@ -36,6 +36,7 @@ from keilref.referee.verdict import Verdict, adjudicate
 from keilref.records.sources import STDIN, Source, unreadable_error
 from keilref.records.sniffing import read_piece_match, split_source
 from keilref.referee.matches import amend
+from keilref.referee.native import Facts, facts_of, native_judge, verdict_of
 from keilref.referee.shapes import FileShapes, group_shapes
 
 BATCH_GAMES = 250
@@ -101,7 +102,31 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
 
 def check_batch(batch: Batch, rules: str | None) -> list[Verdict]:
     """Parse and adjudicate one batch. Runs in a worker process, or inline."""
-    return [verdict for _, _, verdict in checked_games(batch, rules)]
+    return [
+        item if isinstance(item, Verdict) else verdict_of(item[2], item[0], file=batch.file, game=item[1])
+        for item in _judged(batch, rules)
+    ]
+
+
+def _judged(batch: Batch, rules: str | None) -> Iterator[Verdict | tuple[GameBytes, int, Facts]]:
+    """Each game of a batch in order: its verdict, or, for a game the native
+    path certified (see :mod:`keilref.referee.native`), its bytes, index and facts."""
+    judge = native_judge(rules if rules is not None else batch.rules)
+    if judge is None or batch.shapes is not None or batch.failure is not None:
+        for _, _, verdict in checked_games(batch, rules):
+            yield verdict
+        return
+    index = batch.first_game
+    for piece in batch.games:
+        facts = facts_of(judge, piece)
+        if facts is not None:
+            yield piece, index, facts
+            index += 1
+            continue
+        judged = _checked_piece(batch, piece, index, rules)
+        if judged is not None:
+            yield judged[1]
+            index += 1
 
 
 def checked_games(
@@ -113,29 +138,40 @@ def checked_games(
         yield None, None, adjudicate(batch.failure, file=batch.file, game=batch.first_game)
         return
     index = batch.first_game
+    shapes = batch.shapes
+    for piece in batch.games:
+        if shapes is not None and index in shapes.also:
+            if read_piece_match(piece, batch.file)[0] is not None:
+                index += 1
+            continue
+        judged = _checked_piece(batch, piece, index, rules)
+        if judged is not None:
+            yield piece, *judged
+            index += 1
+
+
+def _checked_piece(
+    batch: Batch, piece: GameBytes, index: int, rules: str | None
+) -> tuple[Record | None, Verdict] | None:
+    """One cut game of a batch read and judged by the Python referee (``None``
+    for blank space between games); the game's index is ``index``."""
+    item, match = read_piece_match(piece, batch.file)
+    if item is None:
+        return None
     if rules is None:
         rules = batch.rules
-    for piece in batch.games:
-        item, match = read_piece_match(piece, batch.file)
-        if item is None:
-            continue
-        shapes = batch.shapes
-        if shapes is not None and index in shapes.also:
-            index += 1
-            continue
-        disagrees = None if shapes is None else shapes.error_for(index)
-        if disagrees is not None:
-            item, match = RecordError(disagrees, piece.first_line, 1, None, batch.file), None
-        try:
-            verdict = adjudicate(item, file=batch.file, game=index, rules=rules, line=piece.first_line)
-            if match is not None:
-                verdict = amend(verdict, match)
-        except Exception as e:  # noqa: BLE001
-            # A referee bug must cost one game its verdict, never the others theirs.
-            fault = RecordError(wording.internal_error("checking", e), piece.first_line, 1)
-            verdict = adjudicate(fault, file=batch.file, game=index, line=piece.first_line)
-        yield piece, item if isinstance(item, Record) else None, verdict
-        index += 1
+    disagrees = None if batch.shapes is None else batch.shapes.error_for(index)
+    if disagrees is not None:
+        item, match = RecordError(disagrees, piece.first_line, 1, None, batch.file), None
+    try:
+        verdict = adjudicate(item, file=batch.file, game=index, rules=rules, line=piece.first_line)
+        if match is not None:
+            verdict = amend(verdict, match)
+    except Exception as e:  # noqa: BLE001
+        # A referee bug must cost one game its verdict, never the others theirs.
+        fault = RecordError(wording.internal_error("checking", e), piece.first_line, 1)
+        verdict = adjudicate(fault, file=batch.file, game=index, line=piece.first_line)
+    return (item if isinstance(item, Record) else None), verdict
 
 
 def check_sources(
@@ -189,7 +225,14 @@ def judged_sources(
 
 
 def _each_verdict(batch: Batch, *, rules: str | None, each: Callable[[Verdict], _T]) -> list[_T]:
-    return [each(v) for v in check_batch(batch, rules)]
+    of_facts: Callable[[Facts, GameBytes, str, int], _T] | None = getattr(each, "of_facts", None)
+    if of_facts is None:
+        return [each(v) for v in check_batch(batch, rules)]
+    file = batch.file
+    return [
+        each(item) if isinstance(item, Verdict) else of_facts(item[2], item[0], file, item[1])
+        for item in _judged(batch, rules)
+    ]
 
 
 def map_batches(

@@ -1,0 +1,87 @@
+"""Cutting a file into games in the fast build's native code, where it can.
+
+The fast build (``KEILREF_COMPILE=1``) carries :mod:`keilref._native`; this
+module is the one place that says whether it is used (``KEILREF_NATIVE=0``
+turns it off). :func:`cut_games` cuts as :func:`~keilref.records.parser.split_games`
+does, the same pieces byte for byte (a test holds them equal), as long as
+the text has no comment, no ``;`` and nothing outside ASCII; from the game
+where it meets one, it hands the rest of the file to ``split_games``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterator
+from types import ModuleType
+from typing import BinaryIO
+
+from keilref.records.parser import CHUNK_SIZE, MAX_GAME_BYTES, GameBytes, _Piece, split_games
+
+def _import_native() -> ModuleType | None:
+    try:
+        # By name: the module exists only in the fast build, beside the package's source.
+        return importlib.import_module("keilref._native")
+    except ImportError:  # the pure build
+        return None
+
+
+_built = _import_native()
+
+
+def native_module() -> ModuleType | None:
+    """The native code, when this is the fast build and ``KEILREF_NATIVE`` is not ``0``."""
+    if _built is None or os.environ.get("KEILREF_NATIVE", "1") == "0":
+        return None
+    return _built
+
+
+def is_built() -> bool:
+    """Whether this installation carries the native code (the fast build)."""
+    return _built is not None
+
+
+_LONG_GAME_CHUNKS = 4
+"""A game not yet cut after this many chunks is cut by ``split_games``, which
+reads on from where it stopped instead of from the game's start."""
+
+
+class _Rest:
+    """The bytes not yet cut, then the rest of the stream: what ``split_games`` reads on from."""
+
+    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+        self.head = head
+        self.stream = stream
+
+    def read(self, n: int = -1) -> bytes:
+        if self.head:
+            out, self.head = (self.head, b"") if n < 0 or n >= len(self.head) else (self.head[:n], self.head[n:])
+            return out
+        return self.stream.read(n)
+
+
+def cut_games(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, max_game_bytes: int = MAX_GAME_BYTES) -> Iterator[GameBytes]:
+    """:func:`~keilref.records.parser.split_games` of a whole file, in native code where it can."""
+    native = native_module()
+    if native is None:
+        yield from split_games(stream, chunk_size=chunk_size, max_game_bytes=max_game_bytes)
+        return
+    cut = native.cut
+    buf = b""
+    start, line, column, first = 0, 1, 0, True
+    eof = False
+    while True:
+        data = stream.read(chunk_size)
+        eof = not data
+        buf = buf[start:] + data if start else buf + data
+        pieces, start, line, column, status = cut(buf, 0, line, column, eof, max_game_bytes)
+        for begin, end, at, offset in pieces:
+            yield GameBytes(_Piece(buf[begin:end], at, False, first, end - begin), offset)
+            first = False
+        if status == native.CUT_DONE:
+            return
+        if status == native.CUT_STOP or len(buf) - start > _LONG_GAME_CHUNKS * chunk_size:
+            rest = _Rest(buf[start:], stream)
+            resume = None if first else (line, column)
+            yield from split_games(rest, chunk_size=chunk_size, max_game_bytes=max_game_bytes, resume=resume)  # type: ignore[arg-type]
+            return
