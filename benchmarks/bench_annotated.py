@@ -14,6 +14,9 @@ the cost per turn (per turn of the main line, variations counted in the
 cost, not in the turns). Every verdict must be ``ok``.
 
     python benchmarks/bench_annotated.py [--games 2000] [--rounds 3] [--seed 2026]
+
+It measures the keilref installed in the interpreter that runs it, and its
+first line says which (version, engine kernel, package).
 """
 
 from __future__ import annotations
@@ -21,21 +24,18 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from measured import measuring
 
-from keilref.engine.generate import random_game, to_record  # noqa: E402
-from keilref.records.record import Clock, Comment, Record, Tag, Turn, Variation  # noqa: E402
-from keilref.records.sources import expand_paths  # noqa: E402
-from keilref.records.writer import canonical_tags, write_records  # noqa: E402
-from keilref.referee.batches import check_sources  # noqa: E402
-from keilref.referee.verdict import Status  # noqa: E402
+from keilref.engine.generate import random_game, to_record
+from keilref.records.record import Clock, Comment, Record, Tag, Turn, Variation
+from keilref.records.sources import expand_paths
+from keilref.records.writer import canonical_tags, write_records
+from keilref.referee.batches import check_sources
+from keilref.referee.verdict import Status
 
 BASE, INCREMENT = 600, 5
 
@@ -89,6 +89,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
+    print(measuring())
     with tempfile.TemporaryDirectory(prefix="keilref-bench-") as tmp:
         paths, turns = build(args.games, args.seed, Path(tmp))
         print(f"{args.games} games, {turns:,} turns of main line")

@@ -19,6 +19,9 @@ median of the rounds' ratios). The check of the JSON is reported against
 both baselines, without a target.
 
     python benchmarks/bench_import.py [--games 10000] [--rounds 3] [--seed 2026]
+
+It measures the keilref installed in the interpreter that runs it, and its
+first line says which (version, engine kernel, package).
 """
 
 from __future__ import annotations
@@ -32,20 +35,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from measured import measuring
 
-from keilref.referee.matches import export_moves  # noqa: E402
-from keilref.records.abstract_games import dump_moves  # noqa: E402
-from keilref.referee.batches import check_sources  # noqa: E402
-from keilref.records.sources import expand_paths  # noqa: E402
-from keilref.engine.generate import random_game, to_record  # noqa: E402
-from keilref.referee.importing import import_sources  # noqa: E402
-from keilref.records.writer import write_records  # noqa: E402
-from keilref.records.record import Record, Tag  # noqa: E402
-from keilref.referee.verdict import Status  # noqa: E402
-from keilref.records.writer import canonical_tags, write_records  # noqa: E402
+from keilref.engine.generate import random_game, to_record
+from keilref.records.abstract_games import dump_moves
+from keilref.records.record import Record, Tag
+from keilref.records.sources import expand_paths
+from keilref.records.writer import canonical_tags, write_records
+from keilref.referee.batches import check_sources
+from keilref.referee.importing import import_sources
+from keilref.referee.matches import export_moves
+from keilref.referee.verdict import Status
 
 TARGET = 1.5
 SIZES = (4, 5, 6, 7)
@@ -88,6 +88,7 @@ def main() -> None:
     # says how it went without failing on noise.
     parser.add_argument("--enforce", action="store_true", help="exit 1 when the import is over its target")
     args = parser.parse_args()
+    print(measuring())
 
     with tempfile.TemporaryDirectory(prefix="keilref-bench-") as tmp:
         folder = Path(tmp)

@@ -10,6 +10,10 @@ change checked again (one, if the cache works). Then as many edits add and
 remove a comment line in that game, which moves every game after it.
 
     python benchmarks/bench_lsp.py [--games 10000] [--edits 5]
+
+The server is the keilref installed in the interpreter that runs this
+script (``python -P -m keilref lsp``), and the first lines say which
+(version, engine kernel, package), here and in the server's own process.
 """
 
 from __future__ import annotations
@@ -19,23 +23,21 @@ import asyncio
 import re
 import statistics
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 from lsprotocol import types as lsp
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from measured import KEILREF, ROOT, installed_keilref, measuring, use_test_references
 
+from keilref.lsp import DEBOUNCE
+
+use_test_references()
 from lsp_support import Client, replacing  # noqa: E402
-
-from keilref.lsp import DEBOUNCE  # noqa: E402
 
 
 def archive(games: int) -> str:
     done = subprocess.run(
-        [sys.executable, "-m", "keilref", "generate", "-n", str(games), "--seed", "1", "--size", "5"],
+        [*KEILREF, "generate", "-n", str(games), "--seed", "1", "--size", "5"],
         cwd=ROOT, capture_output=True, text=True, check=True,
     )
     # Without Result tags a game's result is its last token alone, so one edit changes it.
@@ -48,7 +50,7 @@ async def measure(games: int, edits: int) -> None:
     middle = lines.index(f'[Event "keilref generate --seed 1, game {games // 2 + 1}"]') - 2
     uri = (ROOT / "bench-lsp.keil").as_uri()
     client = Client()
-    await client.start()
+    await client.start([*KEILREF, "lsp"])
     try:
         started = time.perf_counter()
         opened = await client.open(uri, text, timeout=600)
@@ -102,6 +104,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--edits", type=int, default=5)
     args = parser.parse_args()
+    print(measuring())
+    print(f"server: {installed_keilref()}")
     asyncio.run(measure(args.games, args.edits))
 
 

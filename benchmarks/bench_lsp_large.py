@@ -10,20 +10,23 @@ formatting request. Linux only (it reads ``/proc``).
     python -m keilref generate -n 100000 --size 5 > big.keil
     python benchmarks/bench_lsp_large.py big.keil [--root CHECKOUT]
 
-``--root`` runs another checkout's server (to compare before and after).
+The server is the keilref installed in the interpreter that runs this
+script (``python -P -m keilref lsp``); ``--root`` runs a checkout's source
+instead (to compare before and after). The first lines say which server
+ran: its version, engine kernel and package, as its own process sees them.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from measured import KEILREF, ROOT, installed_keilref, use_test_references
 
+use_test_references()
 from lsp_raw import RawServer  # noqa: E402
 
 _LEFT = re.compile(r"left to check|not checked")
@@ -39,14 +42,22 @@ def memory(pid: int) -> dict[str, int]:
     return out
 
 
-def measure(path: Path, root: Path) -> None:
+def measure(path: Path, root: Path | None) -> None:
+    """Open ``path`` in the installed keilref's server, or in the source of the checkout at ``root``."""
     text = path.read_text(encoding="utf-8")
-    uri = (root / "bench-lsp-large.keil").as_uri()
-    server = RawServer(root)
+    uri = ((root or ROOT) / "bench-lsp-large.keil").as_uri()
+    if root is None:
+        print(f"measuring the server of: {installed_keilref()}")
+        server = RawServer(ROOT, [*KEILREF, "lsp"])
+    else:
+        # As RawServer starts it: the checkout first on the path.
+        paths = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
+        print(f"measuring the server of: {installed_keilref({**os.environ, 'PYTHONPATH': paths})}")
+        server = RawServer(root)
     try:
         server.initialize()
         pid = server.process.pid
-        print(f"{path.name}: {len(text.encode()) / 1e6:.1f} MB, server {root}; idle {memory(pid)}")
+        print(f"{path.name}: {len(text.encode()) / 1e6:.1f} MB; idle {memory(pid)}")
         started = time.perf_counter()
         server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "keil", "version": 1, "text": text}})
         logs: list[str] = []
@@ -82,9 +93,9 @@ def measure(path: Path, root: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("file", type=Path)
-    parser.add_argument("--root", type=Path, default=ROOT)
+    parser.add_argument("--root", type=Path, help="a checkout whose source runs the server, instead of the installed keilref")
     args = parser.parse_args()
-    measure(args.file, args.root.resolve())
+    measure(args.file, args.root.resolve() if args.root else None)
 
 
 if __name__ == "__main__":

@@ -30,8 +30,8 @@ from lark import Lark, Token, Tree
 from measured import measuring
 
 from keilref.errors import RecordError
-from keilref.records.grammar import record_parser
-from keilref.records.parser import iter_games
+from keilref.records.grammar import grammar_path, record_parser
+from keilref.records.parser import iter_games, split_games
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind
 from keilref.records.writer import write_records
 
@@ -57,6 +57,31 @@ def _bare_parser() -> Lark:
 def bare_parse(text: str) -> Tree[Token]:
     """Parse ``text`` with the minimal grammar, building a tree."""
     return _bare_parser().parse(text)
+
+
+@functools.cache
+def _grammar_tree_parser() -> Lark:
+    """``grammar/record.lark`` as keilref loads it (LALR, contextual lexer,
+    no positions kept, placeholders), but building a tree as the bare parse
+    does, instead of records."""
+    return Lark.open(
+        str(grammar_path()), parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=True
+    )
+
+
+def cut_games(text: str) -> list[str]:
+    """The games of an archive, cut as keilref cuts them: the project's grammar
+    describes one game, and keilref parses a file game by game."""
+    games = split_games(io.BytesIO(text.encode("utf-8")))
+    return [game.data.decode("utf-8") for game in games if not game.piece.empty]
+
+
+def grammar_parse(games: list[str]) -> int:
+    """Parse each game with ``grammar/record.lark``, building a tree; return the number of games."""
+    parser = _grammar_tree_parser()
+    for game in games:
+        parser.parse(game)
+    return len(games)
 
 
 def _points(size: int) -> list[str]:

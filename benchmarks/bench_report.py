@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from measured import KEILREF, ROOT, measuring
+from measured import KEILREF, ROOT, measuring, use_test_references
 
 PLAYERS = [f"Player {chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(60)]
 
@@ -74,7 +74,7 @@ def timed(cmd: list[str]) -> float:
 
 def in_browser(report: Path) -> tuple[float, float, str]:
     """First contentful paint and the time to filter the table, in milliseconds, and the count shown."""
-    sys.path.insert(0, str(ROOT / "tests"))
+    use_test_references()
     from browser_support import open_browser  # noqa: PLC0415
 
     driver = open_browser()

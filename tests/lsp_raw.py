@@ -10,6 +10,7 @@ import queue
 import subprocess
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -27,11 +28,16 @@ def message(payload: Any) -> bytes:
 class RawServer:
     """``keilref lsp`` in a subprocess, spoken to byte by byte."""
 
-    def __init__(self, root: Path = ROOT) -> None:
-        """``root``: the checkout whose keilref runs (a benchmark compares two)."""
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    def __init__(self, root: Path = ROOT, command: Sequence[str] | None = None) -> None:
+        """``root``: the checkout whose keilref runs (a benchmark compares two);
+        ``command``: run that instead, as it is, from ``root`` (a benchmark runs
+        the keilref installed in its Python)."""
+        env = dict(os.environ)
+        if command is None:
+            command = [sys.executable, "-m", "keilref", "lsp"]
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "keilref", "lsp"],
+            list(command),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -7,6 +7,7 @@ import asyncio
 import os
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,14 @@ class Client(BaseLanguageClient):  # type: ignore[misc]
         def _logged(params: lsp.LogMessageParams) -> None:
             self.logs.append(params.message)
 
-    async def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-        await self.start_io(sys.executable, "-m", "keilref", "lsp", env=env)
+    async def start(self, command: Sequence[str] | None = None) -> None:
+        """Start this checkout's server, or ``command`` as it is (a benchmark
+        starts the keilref installed in its Python)."""
+        if command is None:
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+            await self.start_io(sys.executable, "-m", "keilref", "lsp", env=env)
+        else:
+            await self.start_io(*command)
         await self.initialize_async(
             lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=ROOT.as_uri())
         )
