@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import keilref
-from keilref.engine.kernel import is_compiled
+from keilref.referee.native import describe_build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,8 +29,8 @@ _WHERE = "import keilref, pathlib; print(pathlib.Path(keilref.__file__).parent)"
 
 
 def version() -> str:
-    """The version and the engine kernel of the keilref imported here, worded as ``keilref --version`` words them."""
-    return f"keilref {keilref.__version__} (engine kernel: {'compiled' if is_compiled() else 'Python'})"
+    """The version, engine kernel and native path of the keilref imported here, as ``keilref --version`` says them."""
+    return f"keilref {keilref.__version__} ({describe_build()})"
 
 
 def measuring() -> str:

@@ -25,7 +25,7 @@ can decide a turn. About 30 bytes a turn on size 13.
 cimport cython
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset, memcmp
-from libc.stdint cimport uint64_t, int32_t, int16_t, uint8_t
+from libc.stdint cimport uint64_t, int32_t, int16_t, uint8_t, uint16_t
 
 DEF SNAP = 32
 DEF MAXN = 470
@@ -129,7 +129,8 @@ cdef class Judge:
     # The game being judged.
     cdef Geometry geo
     cdef uint8_t board[MAXN + 1]
-    cdef uint8_t marks[MAXN + 1]
+    cdef uint16_t marks[MAXN + 1]
+    cdef uint16_t gen
     cdef int stack[MAXN + 1]
     cdef int taken[MAXN + 1]
     cdef int n_taken
@@ -143,6 +144,8 @@ cdef class Judge:
     cdef Py_ssize_t cap_snaps
 
     def __cinit__(self):
+        memset(self.marks, 0, sizeof(self.marks))
+        self.gen = 0
         self.moves = NULL
         self.hashes = NULL
         self.table = NULL
@@ -217,17 +220,26 @@ cdef class Judge:
 
     # -- the board -------------------------------------------------------
 
+    cdef inline uint16_t _new_marks(self) noexcept:
+        """A fresh mark for a search: no point carries it yet."""
+        self.gen += 1
+        if self.gen == 0:
+            memset(self.marks, 0, sizeof(self.marks))
+            self.gen = 1
+        return self.gen
+
     cdef bint _dead(self, int start, int color, int other) noexcept:
         """Whether ``start``'s group has no liberty; its stones are then
-        ``stack[0:count]`` with ``count`` in ``taken_count``."""
+        ``stack[0:dead_count]``."""
         cdef int *adj = self.geo.adj
         cdef int *deg = self.geo.deg
         cdef uint8_t *b = self.board
-        cdef int top = 1, i = 0, s, k, q, w1, w2, t, j
+        cdef int top = 1, i = 0, s, k, q, w1, w2, t
         cdef int *row
-        cdef uint8_t *marks = self.marks
+        cdef uint16_t *marks = self.marks
+        cdef uint16_t mark = self._new_marks()
         self.stack[0] = start
-        marks[start] = 1
+        marks[start] = mark
         while i < top:
             s = self.stack[i]
             i += 1
@@ -240,15 +252,11 @@ cdef class Judge:
                 t = b[q]
                 if t == 0:
                     if b[w1] != other or b[w2] != other:
-                        for j in range(top):
-                            marks[self.stack[j]] = 0
                         return False
-                elif t == color and not marks[q] and (b[w1] == color or b[w2] == color):
-                    marks[q] = 1
+                elif t == color and marks[q] != mark and (b[w1] == color or b[w2] == color):
+                    marks[q] = mark
                     self.stack[top] = q
                     top += 1
-        for j in range(top):
-            marks[self.stack[j]] = 0
         self.dead_count = top
         return True
 
@@ -261,6 +269,9 @@ cdef class Judge:
         cdef bint has_liberty = False, free_
         cdef int *row = adj + x * 18
         cdef int *row2
+        # A stone a search of this placement reached, that search found a
+        # liberty for: its group is alive, and need not be searched again.
+        cdef uint16_t alive_from = self.gen + 1
         b[x] = c
         self.n_taken = 0
         for k in range(deg[x]):
@@ -283,6 +294,8 @@ cdef class Judge:
                     if b[r] == 0 and (b[v1] != c or b[v2] != c):
                         free_ = True
                         break
+                if not free_ and alive_from <= self.marks[q] <= self.gen:
+                    free_ = True
                 if not free_ and self._dead(q, o, c):
                     count = self.dead_count
                     for j in range(count):
@@ -380,13 +393,14 @@ cdef class Judge:
         cdef int *deg = self.geo.deg
         cdef uint8_t *b = self.board
         cdef int p, top, i, s, k, q, w1, w2, t, touching
+        cdef uint16_t *marks = self.marks
+        cdef uint16_t mark = self._new_marks()
         out[0] = out[1] = out[2] = 0
-        memset(self.marks, 0, n)
         for p in range(n):
-            if b[p] or self.marks[p]:
+            if b[p] or marks[p] == mark:
                 continue
             self.stack[0] = p
-            self.marks[p] = 1
+            marks[p] = mark
             top = 1
             i = 0
             touching = 0
@@ -399,14 +413,13 @@ cdef class Judge:
                     w2 = adj[s * 18 + k * 3 + 2]
                     t = b[q]
                     if t == 0:
-                        if not self.marks[q] and (loose or b[w1] == 0 or b[w2] == 0):
-                            self.marks[q] = 1
+                        if marks[q] != mark and (loose or b[w1] == 0 or b[w2] == 0):
+                            marks[q] = mark
                             self.stack[top] = q
                             top += 1
                     elif not (touching & t) and (b[w1] != 3 - t or b[w2] != 3 - t):
                         touching |= t
             out[touching if touching != 3 else 0] += top
-        memset(self.marks, 0, n)
 
     # -- one game ----------------------------------------------------------
 
@@ -510,7 +523,6 @@ cdef class Judge:
         cdef uint64_t key = 0
         cdef bint numbered = False
         memset(self.board, 0, npoints + 1)
-        memset(self.marks, 0, npoints + 1)
         memset(self.table, 0, self.table_size * sizeof(int32_t))
         self.hashes[0] = 0
         memcpy(self.snaps, self.board, npoints + 1)
@@ -739,6 +751,38 @@ cdef object _value(bytes data, Py_ssize_t *vals, int seen, int tag):
     return data[vals[2 * tag]:vals[2 * tag + 1]].decode("ascii")
 
 
+cdef uint8_t _STOPS[256]
+"""The bytes a game's cut must look at once its first token is read: a tag,
+a comment, a ``;`` and every byte outside ASCII."""
+cdef uint8_t _BLANKS[256]
+"""The blanks of the grammar in ASCII: space, tab, line end, carriage return."""
+for _b in range(256):
+    _STOPS[_b] = _b == 91 or _b == 123 or _b == 59 or _b >= 128
+    _BLANKS[_b] = _b == 32 or _b == 9 or _b == 10 or _b == 13
+
+
+cdef inline uint64_t _zero_byte(uint64_t v) noexcept nogil:
+    # Non-zero exactly when a byte of v is zero.
+    return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL
+
+
+cdef inline bint _matters(uint64_t w) noexcept nogil:
+    """Whether any of eight bytes is one of :data:`_STOPS`."""
+    return (w & 0x8080808080808080ULL) != 0 or (
+        _zero_byte(w ^ 0x5B5B5B5B5B5B5B5BULL)
+        | _zero_byte(w ^ 0x7B7B7B7B7B7B7B7BULL)
+        | _zero_byte(w ^ 0x3B3B3B3B3B3B3B3BULL)
+    ) != 0
+
+
+cdef inline int _count_line_ends(uint64_t w) noexcept nogil:
+    """How many of eight ASCII bytes are line ends (exactly: no borrow crosses bytes)."""
+    cdef uint64_t v = w ^ 0x0A0A0A0A0A0A0A0AULL
+    cdef uint64_t t = (v & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL
+    t = ~(t | v | 0x7F7F7F7F7F7F7F7FULL)
+    return <int>(((t >> 7) * 0x0101010101010101ULL) >> 56)
+
+
 CUT_DONE = 0
 """:func:`cut` reached the end of the file."""
 CUT_MORE = 1
@@ -760,33 +804,48 @@ def cut(bytes buf, Py_ssize_t start, int line, int column, bint eof, Py_ssize_t 
     at the ``[`` of the first tag after something other than tags.
     """
     cdef const unsigned char *s = buf
-    cdef Py_ssize_t n = len(buf), i = start, game = start, j, last_newline = start - column - 1
+    cdef Py_ssize_t n = len(buf), i = start, game = start, j, k
     cdef int game_line = line, game_column = column
     cdef bint tokens = False, content = False
     cdef unsigned char ch
+    cdef uint64_t word
     pieces = []
     while i < n:
+        if tokens:
+            # To the next tag, comment, ';' or byte outside ASCII, eight
+            # bytes at a time, counting the line ends on the way.
+            while i + 8 <= n:
+                memcpy(&word, s + i, 8)
+                if _matters(word):
+                    break
+                line += _count_line_ends(word)
+                i += 8
+            while i < n and not _STOPS[s[i]]:
+                if s[i] == 10:
+                    line += 1
+                i += 1
+        else:
+            while i < n and _BLANKS[s[i]]:
+                if s[i] == 10:
+                    line += 1
+                i += 1
+        if i >= n:
+            break
         ch = s[i]
-        if ch == 10:
-            line += 1
-            last_newline = i
-            i += 1
-            continue
-        if ch == 32 or ch == 9 or ch == 13:
-            i += 1
-            continue
-        if ch == 123 or ch == 59 or ch >= 128:
-            return pieces, game, game_line, game_column, CUT_STOP
-        if i - game > max_bytes:
+        if ch == 123 or ch == 59 or ch >= 128 or i - game > max_bytes:
             return pieces, game, game_line, game_column, CUT_STOP
         if ch == 91:
             if tokens:
                 if i - game > max_bytes:
                     return pieces, game, game_line, game_column, CUT_STOP
                 pieces.append((game, i, game_line, game_column))
+                # The new game's column: after the last line end before it.
+                j = i - 1
+                while j >= game and s[j] != 10:
+                    j -= 1
+                game_column = <int>(i - j - 1) if j >= game else game_column + <int>(i - game)
                 game = i
                 game_line = line
-                game_column = <int>(i - last_newline - 1)
                 tokens = False
             content = True
             # The tag, as _WHOLE_TAG reads it: to its ']', quotes respected.

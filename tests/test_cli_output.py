@@ -25,6 +25,7 @@ from typer.testing import Result
 from cli_support import ROOT, lines_of, run, runner
 from keilref.cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
 from keilref.engine.kernel import is_compiled
+from keilref.referee.native import describe_build, is_built, native_path
 
 pytestmark = pytest.mark.usefixtures("at_the_root")
 
@@ -233,7 +234,9 @@ def test_version() -> None:
     result = run("--version")
     assert result.exit_code == EXIT_OK
     kernel = "compiled" if is_compiled() else "Python"
-    assert result.stdout == f"keilref {keilref.__version__} (engine kernel: {kernel})\n"
+    native = "on" if native_path() else "off (KEILREF_NATIVE=0)" if is_built() else "not built"
+    assert result.stdout == f"keilref {keilref.__version__} (engine kernel: {kernel}; native path: {native})\n"
+    assert describe_build() in result.stdout
 
 
 @pytest.mark.parametrize(

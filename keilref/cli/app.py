@@ -150,12 +150,9 @@ app = typer.Typer(
 def _print_version(value: bool) -> None:
     if value:
         from keilref import __version__
-        from keilref.engine.kernel import is_compiled
-        from keilref.referee.native import is_built, native_path
+        from keilref.referee.native import describe_build
 
-        kernel = "compiled" if is_compiled() else "Python"
-        native = "on" if native_path() else "off (KEILREF_NATIVE=0)" if is_built() else "not built"
-        typer.echo(f"keilref {__version__} (engine kernel: {kernel}; native path: {native})")
+        typer.echo(f"keilref {__version__} ({describe_build()})")
         raise typer.Exit(EXIT_OK)
 
 

@@ -43,7 +43,17 @@ def native_path() -> str | None:
     return None if native_module() is None else "native"
 
 
-__all__ = ["Facts", "STATUS_WORDS", "facts_of", "is_built", "native_judge", "native_path", "verdict_of"]
+def describe_build() -> str:
+    """What this keilref runs, as ``keilref --version`` says it: the kernel and the native path."""
+    from keilref.engine.kernel import is_compiled
+
+    kernel = "compiled" if is_compiled() else "Python"
+    native = "on" if native_path() else "off (KEILREF_NATIVE=0)" if is_built() else "not built"
+    return f"engine kernel: {kernel}; native path: {native}"
+
+
+__all__ = [
+    "describe_build","Facts", "STATUS_WORDS", "facts_of", "is_built", "native_judge", "native_path", "verdict_of"]
 
 
 def _keil_rules() -> list[KeilRules]:
