@@ -271,6 +271,10 @@ cdef class Judge:
         cdef int *row2
         # A stone a search of this placement reached, that search found a
         # liberty for: its group is alive, and need not be searched again.
+        # The marks start afresh well before they could wrap within a placement.
+        if self.gen > 65000:
+            memset(self.marks, 0, sizeof(self.marks))
+            self.gen = 0
         cdef uint16_t alive_from = self.gen + 1
         b[x] = c
         self.n_taken = 0

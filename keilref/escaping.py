@@ -131,8 +131,9 @@ class RunnerGuard:
         self._held = ""
         if not text:
             return text
-        pattern = _RUNNER_LINE if self._line_open else _LATER_RUNNER_LINE
-        text = pattern.sub(_defuse, text)
+        if "::" in text:  # what every runner line holds: most text is spared the pattern
+            pattern = _RUNNER_LINE if self._line_open else _LATER_RUNNER_LINE
+            text = pattern.sub(_defuse, text)
         self._after(text)
         if self._line_open and text.endswith(":"):
             text, self._held = text[:-1], ":"

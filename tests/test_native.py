@@ -300,3 +300,20 @@ def test_the_native_cut_cuts_every_file_as_the_python_cut_does(seed: int, chunk:
         native = _cuts(cut_games(io.BytesIO(data), chunk_size=chunk, max_game_bytes=cap))
         python = _cuts(split_games(io.BytesIO(data), chunk_size=chunk, max_game_bytes=cap))
         assert native == python
+
+
+def test_the_judge_gives_a_game_the_same_facts_however_many_it_judged_before() -> None:
+    """A judge is reused from game to game: its search marks wrap every
+    65,536 searches, and must never carry one game's marks into another's."""
+    rng = random.Random(13)
+    texts = []
+    while len(texts) < 4:
+        text = _game_text(rng, 7, "keil")
+        if text.isascii() and "\\" not in text:
+            texts.append(text)
+    pieces = [_pieces(t)[0] for t in texts]
+    judge_ = native_judge(None)
+    first = [facts_of(judge_, p) for p in pieces]
+    assert all(f is not None for f in first)
+    for _ in range(1500):  # a few hundred thousand searches: the marks wrap several times
+        assert [facts_of(judge_, p) for p in pieces] == first

@@ -11,7 +11,7 @@ from typing import Annotated, NoReturn, Optional, TextIO
 
 import typer
 
-from keilref.referee.batches import judged_sources
+from keilref.referee.batches import judged_batches
 from keilref.records.sources import STDIN, PathError, Source, forget_stdin, keep_stdin
 from keilref.cli.terminal import Interrupts, workflow_commands
 from keilref.formats import FORMATS, CheckOptions
@@ -203,12 +203,12 @@ def _check(
             with Interrupts() as interrupts, progress_bar(sources, streaming=target is None) as advance:
                 if cluster is None:
                     # Each verdict made ready for the writer in the worker that judged it.
-                    judged = judged_sources(
+                    judged = judged_batches(
                         sources, tally.in_worker(), rules=options.rules, jobs=workers, on_progress=advance
                     )
-                    for item in judged:
-                        with interrupts.atomic():  # a verdict is counted and printed together
-                            tally.take(item)
+                    for items in judged:
+                        with interrupts.atomic():  # a batch's verdicts are counted and printed together
+                            tally.take_all(items)
                 else:
                     verdicts = cluster.check_on_cluster(
                         sources, str(options.scheduler), rules=options.rules, on_progress=advance

@@ -131,6 +131,19 @@ class Writer:
         elif judged.verdict is not None:
             self.add(judged.verdict)
 
+    def take_all(self, items: list[Judged]) -> None:
+        """:meth:`take` each of a batch's verdicts in order; a line format that
+        writes its lines as they are (no :meth:`write_lines` of its own) writes
+        the batch's lines in one piece."""
+        if type(self).write_lines is not Writer.write_lines or any(j.text is None for j in items):
+            for judged in items:
+                self.take(judged)
+            return
+        quiet = self.options.quiet
+        text = "".join(j.text for j in items if j.text and (j.fails or not quiet))
+        if text:
+            self.write(text)
+
     def write_lines(self, text: str) -> None:
         """Write what :meth:`lines` made of a verdict."""
         self.write(text)

@@ -46,6 +46,15 @@ class Tally:
         self.failed |= judged.fails
         self.writer.take(judged)
 
+    def take_all(self, items: list[Judged]) -> None:
+        """:meth:`take` each of a batch's verdicts, the writer given them at once."""
+        counts = self.counts
+        for judged in items:
+            counts[judged.status] += 1
+            self.warned += judged.warned
+            self.failed |= judged.fails
+        self.writer.take_all(items)
+
     def summary(self, *, interrupted: bool = False) -> Summary:
         """How the check went, over the games counted so far."""
         return Summary(Counter(self.counts), self.warned, time.perf_counter() - self._started, interrupted)

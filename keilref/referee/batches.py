@@ -217,11 +217,29 @@ def judged_sources(
 
     ``each`` must be picklable, like ``work`` of :func:`map_batches`.
     """
+    for items in judged_batches(
+        sources, each, rules=rules, jobs=jobs, on_progress=on_progress, parallel_threshold=parallel_threshold
+    ):
+        yield from items
+
+
+def judged_batches(
+    sources: Sequence[Source],
+    each: Callable[[Verdict], _T],
+    *,
+    rules: str | None = None,
+    jobs: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+    parallel_threshold: int = PARALLEL_THRESHOLD,
+) -> Iterator[list[_T]]:
+    """:func:`judged_sources` a batch at a time: what ``each`` made of each
+    verdict of a batch, in input order, as one list (a writer takes a batch
+    at once)."""
     work = functools.partial(_each_verdict, rules=rules, each=each)
     for _, items in map_batches(
         sources, work, jobs=jobs, on_progress=on_progress, parallel_threshold=parallel_threshold
     ):
-        yield from items
+        yield items
 
 
 def _each_verdict(batch: Batch, *, rules: str | None, each: Callable[[Verdict], _T]) -> list[_T]:
