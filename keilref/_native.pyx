@@ -51,6 +51,20 @@ DEF N_TAGS = 11
 _TAG_NAMES = (b"Event", b"Site", b"Date", b"Round", b"Black", b"White", b"Rules", b"Size", b"Komi", b"Button", b"Result")
 """The tags the native path reads, in the order of the constants above."""
 
+cdef uint8_t _LIBERTY[3][27]
+"""``_LIBERTY[x][t + 3*w1 + 9*w2]``: whether a point of type ``t`` with wings
+``w1`` and ``w2`` is a liberty of a stone beside it whose enemy is ``x``: it
+is empty, and the two wings are not both ``x``'s."""
+cdef uint8_t _LINKED[3][27]
+"""``_LINKED[x][t + 3*w1 + 9*w2]``: whether a point of type ``t`` is a stone of
+colour ``x`` linked to a stone of ``x`` beside it: a wing is ``x``'s."""
+for _x in range(3):
+    for _t in range(3):
+        for _w1 in range(3):
+            for _w2 in range(3):
+                _LIBERTY[_x][_t + 3 * _w1 + 9 * _w2] = _t == 0 and not (_w1 == _x and _w2 == _x)
+                _LINKED[_x][_t + 3 * _w1 + 9 * _w2] = _x != 0 and _t == _x and (_w1 == _x or _w2 == _x)
+
 STATUS_OK = 0
 STATUS_UNFINISHED = 1
 
@@ -234,10 +248,12 @@ cdef class Judge:
         cdef int *adj = self.geo.adj
         cdef int *deg = self.geo.deg
         cdef uint8_t *b = self.board
-        cdef int top = 1, i = 0, s, k, q, w1, w2, t
+        cdef int top = 1, i = 0, s, k, q, idx
         cdef int *row
         cdef uint16_t *marks = self.marks
         cdef uint16_t mark = self._new_marks()
+        cdef const uint8_t *liberty = _LIBERTY[other]
+        cdef const uint8_t *linked = _LINKED[color]
         self.stack[0] = start
         marks[start] = mark
         while i < top:
@@ -246,14 +262,11 @@ cdef class Judge:
             row = adj + s * 18
             for k in range(deg[s]):
                 q = row[0]
-                w1 = row[1]
-                w2 = row[2]
+                idx = b[q] + 3 * b[row[1]] + 9 * b[row[2]]
                 row += 3
-                t = b[q]
-                if t == 0:
-                    if b[w1] != other or b[w2] != other:
-                        return False
-                elif t == color and marks[q] != mark and (b[w1] == color or b[w2] == color):
+                if liberty[idx]:
+                    return False
+                if linked[idx] and marks[q] != mark:
                     marks[q] = mark
                     self.stack[top] = q
                     top += 1
@@ -269,6 +282,7 @@ cdef class Judge:
         cdef bint has_liberty = False, free_
         cdef int *row = adj + x * 18
         cdef int *row2
+        cdef const uint8_t *enemy_liberty = _LIBERTY[c]
         # A stone a search of this placement reached, that search found a
         # liberty for: its group is alive, and need not be searched again.
         # The marks start afresh well before they could wrap within a placement.
@@ -288,16 +302,15 @@ cdef class Judge:
                 if not has_liberty and (b[w1] != o or b[w2] != o):
                     has_liberty = True
             elif t == o:
+                # Most enemy stones touch a liberty themselves: settle that
+                # without a search of the whole group.
                 free_ = False
                 row2 = adj + q * 18
                 for k2 in range(deg[q]):
-                    r = row2[0]
-                    v1 = row2[1]
-                    v2 = row2[2]
-                    row2 += 3
-                    if b[r] == 0 and (b[v1] != c or b[v2] != c):
+                    if enemy_liberty[b[row2[0]] + 3 * b[row2[1]] + 9 * b[row2[2]]]:
                         free_ = True
                         break
+                    row2 += 3
                 if not free_ and alive_from <= self.marks[q] <= self.gen:
                     free_ = True
                 if not free_ and self._dead(q, o, c):
@@ -796,7 +809,7 @@ CUT_STOP = 2
 outside ASCII, a broken tag, a game over the cap): it cuts from the current game on."""
 
 
-def cut(bytes buf, Py_ssize_t start, int line, int column, bint eof, Py_ssize_t max_bytes):
+def cut(const unsigned char[::1] buf, Py_ssize_t start, int line, int column, bint eof, Py_ssize_t max_bytes):
     """Cut ``buf`` into games from ``start``, where a game starts (on ``line``,
     after ``column`` characters of its line), as
     :func:`keilref.records.parser.split_games` cuts text with no comment, no
@@ -807,8 +820,8 @@ def cut(bytes buf, Py_ssize_t start, int line, int column, bint eof, Py_ssize_t 
     yet cut starts, its line and column; and a ``CUT_`` status. A game is cut
     at the ``[`` of the first tag after something other than tags.
     """
-    cdef const unsigned char *s = buf
-    cdef Py_ssize_t n = len(buf), i = start, game = start, j, k
+    cdef Py_ssize_t n = buf.shape[0], i = start, game = start, j, k
+    cdef const unsigned char *s = &buf[0] if n else NULL
     cdef int game_line = line, game_column = column
     cdef bint tokens = False, content = False
     cdef unsigned char ch

@@ -60,28 +60,44 @@ class _Rest:
         return self.stream.read(n)
 
 
-def cut_games(stream: BinaryIO, *, chunk_size: int = CHUNK_SIZE, max_game_bytes: int = MAX_GAME_BYTES) -> Iterator[GameBytes]:
+NATIVE_CHUNK_SIZE = 1 << 18
+"""Bytes the native cut reads at a time. It cuts a whole read at once, so a
+smaller read than ``split_games``'s keeps fewer cut games waiting: with it,
+a check holds no more memory than with the Python cut."""
+
+
+def cut_games(
+    stream: BinaryIO, *, chunk_size: int | None = None, max_game_bytes: int = MAX_GAME_BYTES
+) -> Iterator[GameBytes]:
     """:func:`~keilref.records.parser.split_games` of a whole file, in native code where it can."""
     native = native_module()
     if native is None:
-        yield from split_games(stream, chunk_size=chunk_size, max_game_bytes=max_game_bytes)
+        yield from split_games(stream, chunk_size=chunk_size or CHUNK_SIZE, max_game_bytes=max_game_bytes)
         return
+    chunk_size = chunk_size or NATIVE_CHUNK_SIZE
     cut = native.cut
-    buf = b""
+    # Appended to and trimmed in place, as split_games keeps its buffer: a
+    # copy a chunk would hold the file's bytes twice over at times.
+    buf = bytearray()
     start, line, column, first = 0, 1, 0, True
     eof = False
     while True:
         data = stream.read(chunk_size)
         eof = not data
-        buf = buf[start:] + data if start else buf + data
-        pieces, start, line, column, status = cut(buf, 0, line, column, eof, max_game_bytes)
-        for begin, end, at, offset in pieces:
-            yield GameBytes(_Piece(buf[begin:end], at, False, first, end - begin), offset)
-            first = False
+        del buf[:start]
+        buf += data
+        view = memoryview(buf)
+        try:
+            pieces, start, line, column, status = cut(view, 0, line, column, eof, max_game_bytes)
+            for begin, end, at, offset in pieces:
+                yield GameBytes(_Piece(bytes(view[begin:end]), at, False, first, end - begin), offset)
+                first = False
+        finally:
+            view.release()
         if status == native.CUT_DONE:
             return
         if status == native.CUT_STOP or len(buf) - start > _LONG_GAME_CHUNKS * chunk_size:
-            rest = _Rest(buf[start:], stream)
+            rest = _Rest(bytes(buf[start:]), stream)
             resume = None if first else (line, column)
             yield from split_games(rest, chunk_size=chunk_size, max_game_bytes=max_game_bytes, resume=resume)  # type: ignore[arg-type]
             return
