@@ -15,6 +15,7 @@ So no wording lives here: a writer's every word comes from the writer.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import pickle
 from collections.abc import Callable
 from typing import Any
@@ -35,24 +36,22 @@ _PROBES = (
 )
 """Values no real game has, each written differently from every other."""
 
-_Template = tuple[str, tuple[int, ...], bool] | None
-"""A ``%`` format, the fields it takes by index, and whether the game fails; ``None``: no template."""
+_Made = tuple[str, Callable[[tuple[str, ...]], tuple[str, ...]], bool] | None
+"""A ``%`` format, what picks its fields from :func:`_values`, and whether the game fails; ``None``: no template."""
 
-_CACHE: dict[tuple[bytes, str, tuple[Any, ...]], _Template] = {}
+_CACHE: dict[tuple[bytes, str, tuple[Any, ...]], _Made] = {}
 _CACHE_LIMIT = 4096
 
 
 def _shape(facts: Facts) -> tuple[Any, ...]:
-    """What decides a game's template: its status, which of its fields are
-    there, and whether it is rule-sensitive."""
+    """What decides a game's template: its status, rules and size, which of
+    its fields are there, and whether it is rule-sensitive."""
     status, rules, size, komi2, _, declared, computed, counts, siblings = facts[:9]
-    sensitive = _sensitive(computed, counts, komi2, siblings)
+    sensitive = computed is not None and bool(siblings) and _sensitive(computed, counts, komi2, siblings)
     return (status, rules, size, declared is None, declared == "*", facts[11] is None, facts[12] is None, facts[13] is None, sensitive)
 
 
-def _sensitive(computed: str | None, counts: tuple[int, ...], komi2: int, siblings: tuple[Any, ...]) -> bool:
-    if computed is None:
-        return False
+def _sensitive(computed: str, counts: tuple[int, ...], komi2: int, siblings: tuple[Any, ...]) -> bool:
     stones_b, stones_w, _, _, _, holder = counts
     mine = computed[0]
     for _, area_b, area_w, _ in siblings:
@@ -63,6 +62,19 @@ def _sensitive(computed: str | None, counts: tuple[int, ...], komi2: int, siblin
     return False
 
 
+_HALVES: dict[int, str] = {}
+"""``repr(x / 2)`` by ``x``: scores and komi repeat from game to game."""
+
+
+def _half(twice: int) -> str:
+    text = _HALVES.get(twice)
+    if text is None:
+        if len(_HALVES) > 100_000:
+            _HALVES.clear()
+        text = _HALVES[twice] = repr(twice / 2)
+    return text
+
+
 def _values(facts: Facts, game: int, line: int) -> tuple[str, ...]:
     """Each field of :data:`_FIELDS` as the writers write it (the template is proven on them)."""
     _, _, _, komi2, turns, _, computed, counts, _, _, _, event, black, white = facts[:14]
@@ -70,7 +82,7 @@ def _values(facts: Facts, game: int, line: int) -> tuple[str, ...]:
     black2 = 2 * (stones_b + area_b) + (holder == 1)
     white2 = 2 * (stones_w + area_w) + komi2 + (holder == 2)
     return (
-        str(game), str(line), str(turns), repr(komi2 / 2), computed or "", repr(black2 / 2), repr(white2 / 2),
+        str(game), str(line), str(turns), _half(komi2), computed or "", _half(black2), _half(white2),
         event or "", black or "", white or "",
     )
 
@@ -108,7 +120,7 @@ def _probe(v: Verdict, values: tuple[Any, ...], other: bool) -> Verdict:
     )
 
 
-def _template(writer: type[Writer], options: CheckOptions, first: Verdict, facts: Facts) -> _Template:
+def _template(writer: type[Writer], options: CheckOptions, first: Verdict, facts: Facts) -> _Made:
     """The template of ``first``'s kind of game, proven, or ``None``."""
     text = writer.lines(first, options)
     if text is None or (first.computed is not None and first.computed[0] not in "BW"):
@@ -141,19 +153,26 @@ def _template(writer: type[Writer], options: CheckOptions, first: Verdict, facts
         end = stop
     pieces.append(written[0][end:].replace("%", "%%"))  # type: ignore[index]
     form = "".join(pieces)
-    fill = _filler(form, tuple(order))
+    pick = _picker(tuple(order))
+
+    def fill(values: tuple[str, ...]) -> str:
+        return form % pick(values)
+
     if fill(_probe_values(probes[1])) != written[1]:
         return None
     if fill(_values(facts, first.game, first.line)) != text:
         return None
-    return form, tuple(order), first.fails(strict=options.strict)
+    return form, pick, first.fails(strict=options.strict)
 
 
-def _filler(form: str, order: tuple[int, ...]) -> Callable[[tuple[str, ...]], str]:
-    def fill(values: tuple[str, ...]) -> str:
-        return form % tuple(values[i] for i in order)
-
-    return fill
+def _picker(order: tuple[int, ...]) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+    """What takes a template's fields, in its order, from :func:`_values`."""
+    if not order:
+        return lambda values: ()
+    get = operator.itemgetter(*order)
+    if len(order) == 1:
+        return lambda values: (get(values),)
+    return get
 
 
 class LineRendering:
@@ -165,23 +184,40 @@ class LineRendering:
         self.writer = writer
         self.options = options
         self.key = pickle.dumps((writer.__module__, writer.__qualname__, options))
+        self._known: dict[tuple[str, tuple[Any, ...]], _Made] = {}
+        """This object's templates, by file and kind of game (the process's are in :data:`_CACHE`)."""
 
     def __call__(self, verdict: Verdict) -> Judged:
         return judge(verdict, self.writer, self.options)
 
     def of_facts(self, facts: Facts, piece: GameBytes, file: str, game: int) -> Judged:
         shape = _shape(facts)
-        key = (self.key, file, shape)
-        if key not in _CACHE:
-            verdict = verdict_of(facts, piece, file=file, game=game)
-            if len(_CACHE) >= _CACHE_LIMIT:
-                _CACHE.clear()
-            _CACHE[key] = _template(self.writer, self.options, verdict, facts)
-            return judge(verdict, self.writer, self.options)
-        template = _CACHE[key]
+        try:
+            template = self._known[(file, shape)]
+        except KeyError:
+            template = self._template(facts, piece, file, game, shape)
         if template is None:
             return judge(verdict_of(facts, piece, file=file, game=game), self.writer, self.options)
-        form, order, fails = template
-        values = _values(facts, game, piece.piece.line + facts[9])
-        text = form % tuple([values[i] for i in order])
+        form, pick, fails = template
+        text = form % pick(_values(facts, game, piece.piece.line + facts[9]))
         return Judged(STATUS_WORDS[facts[0]], False, fails, text, None)
+
+    def _template(self, facts: Facts, piece: GameBytes, file: str, game: int, shape: tuple[Any, ...]) -> _Made:
+        """The template of a kind of game, made and proven once per process."""
+        key = (self.key, file, shape)
+        if key not in _CACHE:
+            if len(_CACHE) >= _CACHE_LIMIT:
+                _CACHE.clear()
+            _CACHE[key] = _template(self.writer, self.options, verdict_of(facts, piece, file=file, game=game), facts)
+        made = _CACHE[key]
+        if len(self._known) >= _CACHE_LIMIT:
+            self._known.clear()
+        self._known[(file, shape)] = made
+        return made
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"writer": self.writer, "options": self.options, "key": self.key}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._known = {}
