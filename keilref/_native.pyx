@@ -677,8 +677,8 @@ cdef class Judge:
             size,
             komi2,
             turn,
-            None if declared is None else declared.decode("ascii"),
-            None if computed is None else computed.decode("ascii"),
+            None if declared is None else _text(declared),
+            None if computed is None else _text(computed),
             (stones_b, stones_w, area[1], area[2], area[0], holder),
             sibling,
             line_offset,
@@ -750,7 +750,34 @@ cdef int _komi_twice(const unsigned char *s, Py_ssize_t a, Py_ssize_t b) noexcep
     return sign * v
 
 
+cdef dict _TEXTS = {}
+
+
+cdef object _text(bytes word):
+    """``word`` as a ``str``, the same object for the same word (results repeat)."""
+    text = _TEXTS.get(word)
+    if text is None:
+        if len(_TEXTS) > 10000:
+            _TEXTS.clear()
+        text = _TEXTS[word] = word.decode("ascii")
+    return text
+
+
+cdef dict _RESULTS = {}
+
+
 cdef bytes _result_text(int black2, int white2):
+    """:func:`_result_of`, kept by the two totals (they repeat from game to game)."""
+    key = (black2, white2)
+    text = _RESULTS.get(key)
+    if text is None:
+        if len(_RESULTS) > 10000:
+            _RESULTS.clear()
+        text = _RESULTS[key] = _result_of(black2, white2)
+    return text
+
+
+cdef bytes _result_of(int black2, int white2):
     """``B+3``, ``W+0.5`` or ``Draw``, as :class:`keilref.values.Result` writes a count."""
     cdef int margin2
     if black2 == white2:

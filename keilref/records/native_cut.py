@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import BinaryIO
 
-from keilref.records.parser import CHUNK_SIZE, MAX_GAME_BYTES, GameBytes, _Piece, split_games
+from keilref.records.parser import CHUNK_SIZE, MAX_GAME_BYTES, GameBytes, split_games
 
 def _import_native() -> ModuleType | None:
     try:
@@ -76,6 +76,7 @@ def cut_games(
         return
     chunk_size = chunk_size or NATIVE_CHUNK_SIZE
     cut = native.cut
+    plain = GameBytes.plain
     # Appended to and trimmed in place, as split_games keeps its buffer: a
     # copy a chunk would hold the file's bytes twice over at times.
     buf = bytearray()
@@ -90,7 +91,7 @@ def cut_games(
         try:
             pieces, start, line, column, status = cut(view, 0, line, column, eof, max_game_bytes)
             for begin, end, at, offset in pieces:
-                yield GameBytes(_Piece(bytes(view[begin:end]), at, False, first, end - begin), offset)
+                yield plain(bytes(view[begin:end]), at, first, offset)
                 first = False
         finally:
             view.release()
