@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import gc
 import io
 import multiprocessing
 import os
@@ -102,31 +103,37 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
 
 def check_batch(batch: Batch, rules: str | None) -> list[Verdict]:
     """Parse and adjudicate one batch. Runs in a worker process, or inline."""
-    return [
-        item if isinstance(item, Verdict) else verdict_of(item[2], item[0], file=batch.file, game=item[1])
-        for item in _judged(batch, rules)
-    ]
+    file = batch.file
+    return _judged(
+        batch, rules, lambda facts, piece, index: verdict_of(facts, piece, file=file, game=index), lambda v: v
+    )
 
 
-def _judged(batch: Batch, rules: str | None) -> Iterator[Verdict | tuple[GameBytes, int, Facts]]:
-    """Each game of a batch in order: its verdict, or, for a game the native
-    path certified (see :mod:`keilref.referee.native`), its bytes, index and facts."""
+def _judged(
+    batch: Batch,
+    rules: str | None,
+    of_facts: Callable[[Facts, GameBytes, int], _T],
+    of_verdict: Callable[[Verdict], _T],
+) -> list[_T]:
+    """What ``of_verdict`` makes of each game's verdict in a batch, in order;
+    for a game the native path certified (see :mod:`keilref.referee.native`),
+    what ``of_facts`` makes of its facts, bytes and index instead."""
     judge = native_judge(rules if rules is not None else batch.rules)
     if judge is None or batch.shapes is not None or batch.failure is not None:
-        for _, _, verdict in checked_games(batch, rules):
-            yield verdict
-        return
+        return [of_verdict(verdict) for _, _, verdict in checked_games(batch, rules)]
+    out: list[_T] = []
     index = batch.first_game
     for piece in batch.games:
         facts = facts_of(judge, piece)
         if facts is not None:
-            yield piece, index, facts
+            out.append(of_facts(facts, piece, index))
             index += 1
             continue
         judged = _checked_piece(batch, piece, index, rules)
         if judged is not None:
-            yield judged[1]
+            out.append(of_verdict(judged[1]))
             index += 1
+    return out
 
 
 def checked_games(
@@ -243,14 +250,11 @@ def judged_batches(
 
 
 def _each_verdict(batch: Batch, *, rules: str | None, each: Callable[[Verdict], _T]) -> list[_T]:
-    of_facts: Callable[[Facts, GameBytes, str, int], _T] | None = getattr(each, "of_facts", None)
-    if of_facts is None:
+    rendered: Callable[[Facts, GameBytes, str, int], _T] | None = getattr(each, "of_facts", None)
+    if rendered is None:
         return [each(v) for v in check_batch(batch, rules)]
     file = batch.file
-    return [
-        each(item) if isinstance(item, Verdict) else of_facts(item[2], item[0], file, item[1])
-        for item in _judged(batch, rules)
-    ]
+    return _judged(batch, rules, lambda facts, piece, index: rendered(facts, piece, file, index), each)
 
 
 def map_batches(
@@ -323,6 +327,7 @@ def _leave_interrupts_to_the_parent() -> None:
 
 
 def _start_worker(parent: int, forked_by_main_thread: bool) -> None:
+    gc.freeze()  # as the command line does: what a worker inherited or imported stays
     _leave_interrupts_to_the_parent()
     _die_with_parent(parent, forked_by_main_thread)
 
