@@ -199,6 +199,17 @@ def internal_error(doing: str, error: BaseException) -> str:
     return f"internal error while {doing} this game: {type(error).__name__}: {error}"
 
 
+def worker_crashed(file: str, first_game: int, games: int) -> str:
+    """A worker process ended abruptly (a crash in native code, the memory
+    killer) while it checked a batch: the games are checked again in the main
+    process by the Python referee, and the user is told which."""
+    span = f"game {first_game}" if games <= 1 else f"games {first_game} to {first_game + games - 1}"
+    return (
+        f"a worker process ended abruptly while {file} {span} were being checked: "
+        "they were checked again by the Python referee, and their verdicts are its own"
+    )
+
+
 def may_resume(player: Color) -> str:
     """``Black may resume``: who may play on where play stopped but did not end
     (Yugo's first double pass)."""

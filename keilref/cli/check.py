@@ -204,7 +204,8 @@ def _check(
                 if cluster is None:
                     # Each verdict made ready for the writer in the worker that judged it.
                     judged = judged_batches(
-                        sources, tally.in_worker(), rules=options.rules, jobs=workers, on_progress=advance
+                        sources, tally.in_worker(), rules=options.rules, jobs=workers, on_progress=advance,
+                        on_crash=_warn,
                     )
                     for items in judged:
                         with interrupts.atomic():  # a batch's verdicts are counted and printed together

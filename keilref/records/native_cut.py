@@ -10,6 +10,7 @@ where it meets one, it hands the rest of the file to ``split_games``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 from collections.abc import Iterator
@@ -29,11 +30,28 @@ def _import_native() -> ModuleType | None:
 _built = _import_native()
 
 
+_off = 0
+"""How many :func:`native_off` blocks are open."""
+
+
 def native_module() -> ModuleType | None:
-    """The native code, when this is the fast build and ``KEILREF_NATIVE`` is not ``0``."""
-    if _built is None or os.environ.get("KEILREF_NATIVE", "1") == "0":
+    """The native code, when this is the fast build, ``KEILREF_NATIVE`` is not
+    ``0`` and no :func:`native_off` block is open."""
+    if _built is None or _off or os.environ.get("KEILREF_NATIVE", "1") == "0":
         return None
     return _built
+
+
+@contextlib.contextmanager
+def native_off() -> Iterator[None]:
+    """Everything within is cut and judged by Python alone (games met again
+    after a worker running native code died)."""
+    global _off
+    _off += 1
+    try:
+        yield
+    finally:
+        _off -= 1
 
 
 def is_built() -> bool:

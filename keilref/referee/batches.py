@@ -21,16 +21,20 @@ import signal
 import sys
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import NoReturn, TextIO, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar
 
 from keilref import wording
 from keilref.errors import RecordError, wrong_type
+from keilref.escaping import shown_name
 from keilref.files import unreadable
 from keilref.engine.rules import find_rules
+from keilref.records.native_cut import native_off
 from keilref.records.parser import GameBytes
 from keilref.records.record import Record
 from keilref.referee.verdict import Verdict, adjudicate
@@ -238,14 +242,26 @@ def judged_batches(
     jobs: int = 1,
     on_progress: Callable[[int], None] | None = None,
     parallel_threshold: int = PARALLEL_THRESHOLD,
+    on_crash: Callable[[str], None] | None = None,
 ) -> Iterator[list[_T]]:
     """:func:`judged_sources` a batch at a time: what ``each`` made of each
     verdict of a batch, in input order, as one list (a writer takes a batch
-    at once)."""
+    at once). ``on_crash`` is told, in words, of each batch a worker died
+    with (checked again here, see :func:`map_batches`)."""
     work = functools.partial(_each_verdict, rules=rules, each=each)
-    for _, items in map_batches(
-        sources, work, jobs=jobs, on_progress=on_progress, parallel_threshold=parallel_threshold
+    crashed: set[int] = set()
+    for batch, items in map_batches(
+        sources,
+        work,
+        jobs=jobs,
+        on_progress=on_progress,
+        parallel_threshold=parallel_threshold,
+        on_crash=lambda lost: crashed.add(id(lost)),
     ):
+        if id(batch) in crashed:
+            crashed.discard(id(batch))
+            if on_crash is not None:
+                on_crash(wording.worker_crashed(shown_name(batch.file), batch.first_game, len(items)))
         yield items
 
 
@@ -265,12 +281,15 @@ def map_batches(
     on_progress: Callable[[int], None] | None = None,
     parallel_threshold: int = PARALLEL_THRESHOLD,
     executor: Executor | None = None,
+    on_crash: Callable[[Batch], None] | None = None,
 ) -> Iterator[tuple[Batch, _T]]:
     """``work`` done on every batch of the sources, each batch with its result,
     in input order, using up to ``jobs`` processes as :func:`check_sources` does.
 
     ``work`` runs in worker processes, so it must be picklable: a module-level
-    function, or a :func:`functools.partial` of one.
+    function, or a :func:`functools.partial` of one. A batch whose worker
+    died is worked here instead, by Python alone (no native code), and
+    ``on_crash`` is told of it; no batch is lost and none is waited for in vain.
     """
     sizes = [s.size() for s in sources]
     known = sum(s for s in sizes if s is not None)
@@ -282,37 +301,102 @@ def map_batches(
         return
     window = max(jobs, 1) * IN_FLIGHT_PER_WORKER
     # A given executor belongs to the caller: it is used, not shut down.
-    owned: contextlib.AbstractContextManager[Executor] = (
-        ProcessPoolExecutor(
-            max_workers=jobs,
-            initializer=_start_worker,
-            # The workers are started by this thread (at the first submit).
-            initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
-        )
-        if executor is None
-        else contextlib.nullcontext(executor)
-    )
-    with owned as pool:
-        pending: deque[tuple[Future[_T], Batch]] = deque()
+    own = _Workers(jobs) if executor is None else None
+    pending: deque[tuple[Future[_T], Batch]] = deque()
+
+    def again(batch: Batch, future: Future[_T]) -> _T:
+        # A worker died with this batch in flight (native code crashed, the
+        # memory killer): the pool is lost, so the batch is checked here,
+        # by Python alone, and the next batches go to new workers.
+        assert own is not None
+        own.lost(future)
+        with native_off():
+            result = work(batch)
+        if on_crash is not None:
+            on_crash(batch)
+        return result
+
+    try:
+        for batch in _batches(sources):
+            if own is not None:
+                future = own.submit(work, batch)
+            else:
+                assert executor is not None
+                future = executor.submit(work, batch)
+            pending.append((future, batch))
+            while len(pending) >= window:
+                yield _collect(pending, on_progress, again if own is not None else None)
+        while pending:
+            yield _collect(pending, on_progress, again if own is not None else None)
+    except KeyboardInterrupt:
+        # Ctrl-C: the batches in flight are no longer wanted, and
+        # finishing them could take seconds.
+        _cancel(pending)
+        if own is not None:
+            own.stop_now()
+        raise
+    except BaseException:
+        # A reader that stopped reading: let the running batches end
+        # (a worker stopped mid-reply would leave the pool unjoinable).
+        _cancel(pending)
+        raise
+    finally:
+        if own is not None:
+            own.close()
+
+
+class _Workers:
+    """A check's own worker processes: started at the first batch, and again
+    after one of them died (the batches then in flight are lost with them)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.broken = False
+        """Set when a worker died: the next batch starts new workers."""
+        self._pool: ProcessPoolExecutor | None = None
+        self._current: weakref.WeakSet[Future[Any]] = weakref.WeakSet()
+        """The futures of the workers now running."""
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is not None and self.broken:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        if self._pool is None:
+            self.broken = False
+            self._current = weakref.WeakSet()
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.jobs,
+                initializer=_start_worker,
+                # The workers are started by this thread (at the first submit).
+                initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
+            )
+        return self._pool
+
+    def submit(self, work: Callable[[Batch], _T], batch: Batch) -> Future[_T]:
         try:
-            for batch in _batches(sources):
-                pending.append((pool.submit(work, batch), batch))
-                while len(pending) >= window:
-                    yield _collect(pending, on_progress)
-            while pending:
-                yield _collect(pending, on_progress)
-        except KeyboardInterrupt:
-            # Ctrl-C: the batches in flight are no longer wanted, and
-            # finishing them could take seconds.
-            _cancel(pending)
-            if isinstance(pool, ProcessPoolExecutor) and executor is None:
-                _stop_now(pool)
-            raise
-        except BaseException:
-            # A reader that stopped reading: let the running batches end
-            # (a worker stopped mid-reply would leave the pool unjoinable).
-            _cancel(pending)
-            raise
+            future = self.pool().submit(work, batch)
+        except BrokenProcessPool:
+            # A worker died before its batch was collected: start anew.
+            self.broken = True
+            future = self.pool().submit(work, batch)
+        self._current.add(future)
+        return future
+
+    def lost(self, future: Future[Any]) -> None:
+        """A batch's worker died: new workers for the next batches, unless
+        the batch was sent to workers that were already replaced."""
+        if future in self._current:
+            self.broken = True
+
+    def stop_now(self) -> None:
+        if self._pool is not None:
+            _stop_now(self._pool)
+            self._pool = None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=not self.broken)
+            self._pool = None
 
 
 def _cancel(pending: deque[tuple[Future[_T], Batch]]) -> None:
@@ -443,9 +527,15 @@ def _stop_now(pool: ProcessPoolExecutor) -> None:
 def _collect(
     pending: deque[tuple[Future[_T], Batch]],
     on_progress: Callable[[int], None] | None,
+    again: Callable[[Batch, Future[_T]], _T] | None = None,
 ) -> tuple[Batch, _T]:
     future, batch = pending.popleft()
-    result = future.result()
+    try:
+        result = future.result()
+    except BrokenProcessPool:
+        if again is None:
+            raise
+        result = again(batch, future)
     if on_progress is not None:
         on_progress(batch.nbytes)
     return batch, result

@@ -71,13 +71,16 @@ def _geometry(size: int) -> Any:
     return native.Geometry(size, geo.n_points, geo.adjacency, geo.names)
 
 
-@functools.lru_cache(maxsize=16)
 def native_judge(rules: str | None) -> Any | None:
     """The native judge for a check under ``rules`` (``--rules``, or ``None``),
     or ``None`` where the native path is off or cannot judge under them."""
+    return None if native_module() is None else _judge_for(rules)
+
+
+@functools.lru_cache(maxsize=16)
+def _judge_for(rules: str | None) -> Any | None:
     native = native_module()
-    if native is None:
-        return None
+    assert native is not None
     keil = _keil_rules()
     if rules is not None and rules not in {r.name for r in keil}:
         return None
