@@ -203,10 +203,13 @@ def worker_crashed(file: str, first_game: int, games: int) -> str:
     """A worker process ended abruptly (a crash in native code, the memory
     killer) while it checked a batch: the games are checked again in the main
     process by the Python referee, and the user is told which."""
-    span = f"game {first_game}" if games <= 1 else f"games {first_game} to {first_game + games - 1}"
+    if games <= 1:
+        span, were, they = f"game {first_game}", "was", "it was"
+    else:
+        span, were, they = f"games {first_game} to {first_game + games - 1}", "were", "they were"
     return (
-        f"a worker process ended abruptly while {file} {span} were being checked: "
-        "they were checked again by the Python referee, and their verdicts are its own"
+        f"a worker process ended abruptly while {file} {span} {were} being checked: "
+        f"{they} checked again by the Python referee, and the verdicts are its own"
     )
 
 

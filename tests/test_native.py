@@ -300,6 +300,15 @@ def test_the_native_cut_cuts_every_file_as_the_python_cut_does(seed: int, chunk:
         native = _cuts(cut_games(io.BytesIO(data), chunk_size=chunk, max_game_bytes=cap))
         python = _cuts(split_games(io.BytesIO(data), chunk_size=chunk, max_game_bytes=cap))
         assert native == python
+    # Handed on as runs of games, and made into games again by a worker,
+    # natively or (a worker's batch checked again after a crash) by Python.
+    from keilref.records.native_cut import CutRun, native_off
+
+    python = _cuts(split_games(io.BytesIO(data), chunk_size=chunk))
+    pieces = list(cut_games(io.BytesIO(data), chunk_size=chunk, runs=True))
+    assert _cuts(g for p in pieces for g in (p.pieces() if isinstance(p, CutRun) else [p])) == python
+    with native_off():
+        assert _cuts(g for p in pieces for g in (p.pieces() if isinstance(p, CutRun) else [p])) == python
 
 
 def test_the_judge_gives_a_game_the_same_facts_however_many_it_judged_before() -> None:

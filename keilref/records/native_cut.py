@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from types import ModuleType
 from typing import BinaryIO
 
@@ -84,10 +86,43 @@ smaller read than ``split_games``'s keeps fewer cut games waiting: with it,
 a check holds no more memory than with the Python cut."""
 
 
+@dataclass(frozen=True)
+class CutRun:
+    """Whole games in a row as the native cut found them, not yet made
+    into :class:`~keilref.records.parser.GameBytes`: their bytes, where the
+    first starts, and how many there are. A main process hands such a run
+    to a worker as it is, and the worker makes the games (:meth:`pieces`)."""
+
+    data: bytes
+    line: int
+    """The line of ``data``'s first byte in its file."""
+    column: int
+    """The characters before it on that line."""
+    first: bool
+    """Whether the run starts the file."""
+    games: int
+
+    def pieces(self) -> list[GameBytes]:
+        """The run's games, as the file's cut made them (a test holds the two equal)."""
+        resume = None if self.first else (self.line, self.column)
+        native = native_module()
+        if native is None:
+            return list(split_games(io.BytesIO(self.data), resume=resume))
+        pieces, *_ = native.cut(self.data, 0, self.line, self.column, True, MAX_GAME_BYTES)
+        first = self.first
+        out = []
+        for begin, end, at, offset in pieces:
+            out.append(GameBytes.plain(self.data[begin:end], at, first, offset))
+            first = False
+        return out
+
+
 def cut_games(
-    stream: BinaryIO, *, chunk_size: int | None = None, max_game_bytes: int = MAX_GAME_BYTES
-) -> Iterator[GameBytes]:
-    """:func:`~keilref.records.parser.split_games` of a whole file, in native code where it can."""
+    stream: BinaryIO, *, chunk_size: int | None = None, max_game_bytes: int = MAX_GAME_BYTES, runs: bool = False
+) -> Iterator[GameBytes | CutRun]:
+    """:func:`~keilref.records.parser.split_games` of a whole file, in native
+    code where it can; with ``runs``, what the native code cut comes as
+    :class:`CutRun` pieces of many games each."""
     native = native_module()
     if native is None:
         yield from split_games(stream, chunk_size=chunk_size or CHUNK_SIZE, max_game_bytes=max_game_bytes)
@@ -108,7 +143,11 @@ def cut_games(
         view = memoryview(buf)
         try:
             pieces, start, line, column, status = cut(view, 0, line, column, eof, max_game_bytes)
-            for begin, end, at, offset in pieces:
+            if runs and pieces:
+                begin, _, at, offset = pieces[0]
+                yield CutRun(bytes(view[begin : pieces[-1][1]]), at, offset, first, len(pieces))
+                first = False
+            for begin, end, at, offset in () if runs else pieces:
                 yield plain(bytes(view[begin:end]), at, first, offset)
                 first = False
         finally:

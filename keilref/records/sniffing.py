@@ -23,7 +23,7 @@ from typing import BinaryIO, cast
 from keilref import wording
 from keilref.records.abstract_games import SHAPE_KEYS, Match, is_match_name, read_match
 from keilref.errors import RecordError
-from keilref.records.native_cut import cut_games
+from keilref.records.native_cut import CutRun, cut_games
 from keilref.records.parser import MAX_GAME_BYTES, GameBytes, read_game, split_games
 from keilref.records.record import Record
 
@@ -144,11 +144,19 @@ def match_piece(data: bytes, size: int | None = None) -> MatchBytes:
 
 
 def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameBytes]:
+    """:func:`split_source_runs` with every game on its own."""
+    for piece in split_source_runs(stream, name):
+        assert isinstance(piece, GameBytes)
+        yield piece
+
+
+def split_source_runs(stream: BinaryIO, name: str | None = None, *, runs: bool = False) -> Iterator[GameBytes | CutRun]:
     """The games of a file, cut but not read: a match as one piece, records as
     :func:`~keilref.records.parser.split_games` cuts them; a file in UTF-16 or
     UTF-32 as one piece that reads as the error naming it. Which it is,
     :func:`is_match` decides: from the first bytes for most files, from the
-    whole for one that is still JSON there."""
+    whole for one that is still JSON there. With ``runs``, the games the
+    native code cut come many to a :class:`~keilref.records.native_cut.CutRun`."""
     head = _read(stream, _SNIFF)
     foreign = foreign_encoding(head)
     if foreign is not None:
@@ -165,7 +173,7 @@ def split_source(stream: BinaryIO, name: str | None = None) -> Iterator[GameByte
         complete = len(more) < asked
         decided = _decided(head, name, complete=complete)  # complete, or past the cap: decided
     if not decided:
-        yield from cut_games(cast(BinaryIO, _Prefixed(head, stream)))
+        yield from cut_games(cast(BinaryIO, _Prefixed(head, stream)), runs=runs)
         return
     parts, size = [head], len(head)
     while not complete:

@@ -34,12 +34,12 @@ from keilref.errors import RecordError, wrong_type
 from keilref.escaping import shown_name
 from keilref.files import unreadable
 from keilref.engine.rules import find_rules
-from keilref.records.native_cut import native_off
+from keilref.records.native_cut import CutRun, native_off
 from keilref.records.parser import GameBytes
 from keilref.records.record import Record
 from keilref.referee.verdict import Verdict, adjudicate
 from keilref.records.sources import STDIN, Source, unreadable_error
-from keilref.records.sniffing import read_piece_match, split_source
+from keilref.records.sniffing import read_piece_match, split_source, split_source_runs
 from keilref.referee.matches import amend
 from keilref.referee.native import Facts, facts_of, native_judge, verdict_of
 from keilref.referee.shapes import FileShapes, group_shapes
@@ -76,9 +76,16 @@ class Batch:
     shapes: FileShapes | None = None
     """Which of its games are shapes of a match judged elsewhere (see
     :mod:`keilref.referee.shapes`); ``None``: every game is its own."""
+    run: CutRun | None = None
+    """Set instead of ``games``: games as the native cut found them, made
+    into games by the worker (so the main process only passes bytes on)."""
+
+    def pieces(self) -> Sequence[GameBytes]:
+        """The batch's games."""
+        return self.games if self.run is None else self.run.pieces()
 
 
-def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
+def _batches(sources: Sequence[Source], *, runs: bool = False) -> Iterator[Batch]:
     shapes = group_shapes(sources)
     for number, source in enumerate(sources):
         mine = shapes.of(number)
@@ -87,7 +94,15 @@ def _batches(sources: Sequence[Source]) -> Iterator[Batch]:
         nbytes = 0
         try:
             with source.reading() as stream:
-                for piece in split_source(stream, source.name):
+                for piece in split_source_runs(stream, source.name, runs=runs and mine is None):
+                    if isinstance(piece, CutRun):
+                        if games:
+                            yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules)
+                            index += sum(1 for g in games if g.counts)
+                            games, nbytes = [], 0
+                        yield Batch(source.name, index, (), len(piece.data), rules=source.rules, run=piece)
+                        index += piece.games
+                        continue
                     games.append(piece)
                     nbytes += len(piece.data)
                     if len(games) >= BATCH_GAMES or nbytes >= BATCH_BYTES:
@@ -127,7 +142,7 @@ def _judged(
         return [of_verdict(verdict) for _, _, verdict in checked_games(batch, rules)]
     out: list[_T] = []
     index = batch.first_game
-    for piece in batch.games:
+    for piece in batch.pieces():
         facts = facts_of(judge, piece)
         if facts is not None:
             out.append(of_facts(facts, piece, index))
@@ -150,7 +165,7 @@ def checked_games(
         return
     index = batch.first_game
     shapes = batch.shapes
-    for piece in batch.games:
+    for piece in batch.pieces():
         if shapes is not None and index in shapes.also:
             if read_piece_match(piece, batch.file)[0] is not None:
                 index += 1
@@ -257,6 +272,7 @@ def judged_batches(
         on_progress=on_progress,
         parallel_threshold=parallel_threshold,
         on_crash=lambda lost: crashed.add(id(lost)),
+        runs=True,
     ):
         if id(batch) in crashed:
             crashed.discard(id(batch))
@@ -282,6 +298,7 @@ def map_batches(
     parallel_threshold: int = PARALLEL_THRESHOLD,
     executor: Executor | None = None,
     on_crash: Callable[[Batch], None] | None = None,
+    runs: bool = False,
 ) -> Iterator[tuple[Batch, _T]]:
     """``work`` done on every batch of the sources, each batch with its result,
     in input order, using up to ``jobs`` processes as :func:`check_sources` does.
@@ -290,11 +307,13 @@ def map_batches(
     function, or a :func:`functools.partial` of one. A batch whose worker
     died is worked here instead, by Python alone (no native code), and
     ``on_crash`` is told of it; no batch is lost and none is waited for in vain.
+    With ``runs``, games the native code cut are handed on as the bytes they
+    are (:attr:`Batch.run`), for ``work`` to read through :meth:`Batch.pieces`.
     """
     sizes = [s.size() for s in sources]
     known = sum(s for s in sizes if s is not None)
     if executor is None and (jobs <= 1 or (None not in sizes and known < parallel_threshold)):
-        for batch in _batches(sources):
+        for batch in _batches(sources, runs=runs):
             yield batch, work(batch)
             if on_progress is not None:
                 on_progress(batch.nbytes)
@@ -317,7 +336,7 @@ def map_batches(
         return result
 
     try:
-        for batch in _batches(sources):
+        for batch in _batches(sources, runs=runs):
             if own is not None:
                 future = own.submit(work, batch)
             else:
