@@ -440,9 +440,10 @@ cdef class Judge:
 
     # -- one game ----------------------------------------------------------
 
-    def judge(self, bytes data):
+    def judge(self, bytes data, Py_ssize_t max_turns):
         """The facts of a plain game that is ``ok`` or ``unfinished`` with no
-        warning, or ``None`` for any other (see the module's docstring).
+        warning, or ``None`` for any other (see the module's docstring),
+        such as one of more than ``max_turns`` turns.
 
         The facts: ``(status, rules, size, komi, turns, declared, computed,
         counts, siblings, line offset, result offset, event, black, white,
@@ -538,7 +539,7 @@ cdef class Judge:
         cdef int to_move = 1, turn = 0, passes = 0, over = 0, holder = 0, code, c, rr, number
         cdef Py_ssize_t result_start = -1, result_end = -1
         cdef uint64_t key = 0
-        cdef bint numbered = False
+        cdef bint numbered = False, numbered_before = False
         memset(self.board, 0, npoints + 1)
         memset(self.table, 0, self.table_size * sizeof(int32_t))
         self.hashes[0] = 0
@@ -574,6 +575,7 @@ cdef class Judge:
                     return None
                 numbered = True
                 continue
+            numbered_before = numbered
             numbered = False
             if 97 <= ch <= 122 and i - start >= 2 and i - start <= 4 and 49 <= s[start + 1] <= 57:
                 rr = 0
@@ -592,14 +594,16 @@ cdef class Judge:
             elif _is(s, start, i, b"button"):
                 code = BUTTON
             elif ch == 66 or ch == 87 or ch == 68 or (ch == 42 and i - start == 1):
+                if numbered_before:
+                    return None  # a move number stands before the result, not before a move
                 result_start = start
                 result_end = i
                 continue
             else:
                 return None
             # One turn, as keilref.engine.kernel.advance plays it.
-            if over:
-                return None
+            if over or turn >= max_turns:
+                return None  # a turn after the end; a game past the cap a game may have
             if turn + 1 >= self.cap_turns:
                 self._grow_turns(self.cap_turns * 2)
             if code >= 0:

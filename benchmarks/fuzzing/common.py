@@ -170,7 +170,8 @@ def essence_of(v: object) -> tuple[object, ...]:
 
 
 def _unplaced(message: str) -> str:
-    return re.sub(r"\d+:\d+|line \d+", "L:C", message)
+    # From the start of a run of digits only: a message may quote a run of thousands.
+    return re.sub(r"(?<!\d)\d+:\d+|line \d+", "L:C", message)
 
 
 def located(v: object) -> None:

@@ -26,6 +26,7 @@ from keilref.records.parser import GameBytes
 from keilref.referee.verdict import Status, Verdict
 from keilref.values import Color, Score, ScoreRow
 
+from keilref.records import limits
 from keilref.records.native_cut import is_built, native_module
 
 Facts = tuple[Any, ...]
@@ -92,7 +93,7 @@ def facts_of(judge: Any, piece: GameBytes) -> Facts | None:
     """The native judge's facts of one cut game, or ``None`` when the Python referee must judge it."""
     if type(piece) is not GameBytes or piece.piece.too_large or piece.piece.empty:
         return None
-    facts: Facts | None = judge.judge(piece.data)
+    facts: Facts | None = judge.judge(piece.data, limits.MAX_TURNS)
     return facts
 
 
