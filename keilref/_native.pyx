@@ -23,7 +23,7 @@ can decide a turn. About 30 bytes a turn on size 13.
 """
 
 cimport cython
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport realloc, free
 from libc.string cimport memcpy, memset, memcmp
 from libc.stdint cimport uint64_t, int32_t, int16_t, uint8_t, uint16_t
 
@@ -48,8 +48,6 @@ DEF T_BUTTON = 9
 DEF T_RESULT = 10
 DEF N_TAGS = 11
 
-_TAG_NAMES = (b"Event", b"Site", b"Date", b"Round", b"Black", b"White", b"Rules", b"Size", b"Komi", b"Button", b"Result")
-"""The tags the native path reads, in the order of the constants above."""
 
 cdef uint8_t _LIBERTY[3][27]
 """``_LIBERTY[x][t + 3*w1 + 9*w2]``: whether a point of type ``t`` with wings
@@ -696,10 +694,14 @@ cdef class Judge:
 
 
 
+_TAG_NAMES = (b"Event", b"Site", b"Date", b"Round", b"Black", b"White", b"Rules", b"Size", b"Komi", b"Button", b"Result")
+"""The tags the native path reads, in the order of the ``T_`` constants (kept
+alive here: :data:`_NAMES` points into these bytes)."""
 cdef const char *_NAMES[N_TAGS]
-_NAMES[:] = [b"Event", b"Site", b"Date", b"Round", b"Black", b"White", b"Rules", b"Size", b"Komi", b"Button", b"Result"]
 cdef int _LENGTHS[N_TAGS]
-_LENGTHS[:] = [5, 4, 4, 5, 5, 5, 5, 4, 4, 6, 6]
+for _k in range(N_TAGS):
+    _NAMES[_k] = _TAG_NAMES[_k]
+    _LENGTHS[_k] = len(_TAG_NAMES[_k])
 
 
 cdef inline int _tag_of(const unsigned char *name, Py_ssize_t length) noexcept:

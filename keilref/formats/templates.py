@@ -51,12 +51,17 @@ def _shape(facts: Facts) -> tuple[Any, ...]:
     return (status, rules, size, declared is None, declared == "*", facts[11] is None, facts[12] is None, facts[13] is None, sensitive)
 
 
-def _sensitive(computed: str, counts: tuple[int, ...], komi2: int, siblings: tuple[Any, ...]) -> bool:
+def _totals(counts: tuple[int, ...], komi2: int, area_b: int, area_w: int) -> tuple[int, int]:
+    """Twice each player's total, as :class:`~keilref.values.Score` adds it up,
+    from the native counts with the territory ``area_b`` and ``area_w``."""
     stones_b, stones_w, _, _, _, holder = counts
+    return 2 * (stones_b + area_b) + (holder == 1), 2 * (stones_w + area_w) + komi2 + (holder == 2)
+
+
+def _sensitive(computed: str, counts: tuple[int, ...], komi2: int, siblings: tuple[Any, ...]) -> bool:
     mine = computed[0]
     for _, area_b, area_w, _ in siblings:
-        black2 = 2 * (stones_b + area_b) + (holder == 1)
-        white2 = 2 * (stones_w + area_w) + komi2 + (holder == 2)
+        black2, white2 = _totals(counts, komi2, area_b, area_w)
         if ("B" if black2 > white2 else "W" if white2 > black2 else "D") != mine:
             return True
     return False
@@ -78,9 +83,7 @@ def _half(twice: int) -> str:
 def _values(facts: Facts, game: int, line: int) -> tuple[str, ...]:
     """Each field of :data:`_FIELDS` as the writers write it (the template is proven on them)."""
     _, _, _, komi2, turns, _, computed, counts, _, _, _, event, black, white = facts[:14]
-    stones_b, stones_w, area_b, area_w, _, holder = counts
-    black2 = 2 * (stones_b + area_b) + (holder == 1)
-    white2 = 2 * (stones_w + area_w) + komi2 + (holder == 2)
+    black2, white2 = _totals(counts, komi2, counts[2], counts[3])
     return (
         str(game), str(line), str(turns), _half(komi2), computed or "", _half(black2), _half(white2),
         event or "", black or "", white or "",

@@ -17,9 +17,9 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
-from keilref.records.parser import CHUNK_SIZE, MAX_GAME_BYTES, GameBytes, split_games
+from keilref.records.parser import CHUNK_SIZE, MAX_GAME_BYTES, GameBytes, Prefixed, split_games
 
 def _import_native() -> ModuleType | None:
     try:
@@ -66,20 +66,6 @@ _LONG_GAME_CHUNKS = 4
 reads on from where it stopped instead of from the game's start."""
 
 
-class _Rest:
-    """The bytes not yet cut, then the rest of the stream: what ``split_games`` reads on from."""
-
-    def __init__(self, head: bytes, stream: BinaryIO) -> None:
-        self.head = head
-        self.stream = stream
-
-    def read(self, n: int = -1) -> bytes:
-        if self.head:
-            out, self.head = (self.head, b"") if n < 0 or n >= len(self.head) else (self.head[:n], self.head[n:])
-            return out
-        return self.stream.read(n)
-
-
 NATIVE_CHUNK_SIZE = 1 << 18
 """Bytes the native cut reads at a time. It cuts a whole read at once, so a
 smaller read than ``split_games``'s keeps fewer cut games waiting: with it,
@@ -109,12 +95,15 @@ class CutRun:
         if native is None:
             return list(split_games(io.BytesIO(self.data), resume=resume))
         pieces, *_ = native.cut(self.data, 0, self.line, self.column, True, MAX_GAME_BYTES)
-        first = self.first
-        out = []
-        for begin, end, at, offset in pieces:
-            out.append(GameBytes.plain(self.data[begin:end], at, first, offset))
-            first = False
-        return out
+        return list(_games(self.data, pieces, self.first))
+
+
+def _games(data: bytes | memoryview, pieces: list[tuple[int, int, int, int]], first: bool) -> Iterator[GameBytes]:
+    """The games the native cut found in ``data``, as ``(begin, end, line, column)``;
+    ``first``: the first of them starts the file."""
+    for begin, end, line, column in pieces:
+        yield GameBytes.plain(bytes(data[begin:end]), line, first, column)
+        first = False
 
 
 def cut_games(
@@ -129,12 +118,10 @@ def cut_games(
         return
     chunk_size = chunk_size or NATIVE_CHUNK_SIZE
     cut = native.cut
-    plain = GameBytes.plain
     # Appended to and trimmed in place, as split_games keeps its buffer: a
     # copy a chunk would hold the file's bytes twice over at times.
     buf = bytearray()
     start, line, column, first = 0, 1, 0, True
-    eof = False
     while True:
         data = stream.read(chunk_size)
         eof = not data
@@ -147,15 +134,17 @@ def cut_games(
                 begin, _, at, offset = pieces[0]
                 yield CutRun(bytes(view[begin : pieces[-1][1]]), at, offset, first, len(pieces))
                 first = False
-            for begin, end, at, offset in () if runs else pieces:
-                yield plain(bytes(view[begin:end]), at, first, offset)
+            elif pieces:
+                yield from _games(view, pieces, first)
                 first = False
         finally:
             view.release()
         if status == native.CUT_DONE:
             return
         if status == native.CUT_STOP or len(buf) - start > _LONG_GAME_CHUNKS * chunk_size:
-            rest = _Rest(bytes(buf[start:]), stream)
+            rest = Prefixed(bytes(buf[start:]), stream)
             resume = None if first else (line, column)
-            yield from split_games(rest, chunk_size=chunk_size, max_game_bytes=max_game_bytes, resume=resume)  # type: ignore[arg-type]
+            yield from split_games(
+                cast(BinaryIO, rest), chunk_size=chunk_size, max_game_bytes=max_game_bytes, resume=resume
+            )
             return

@@ -599,6 +599,43 @@ def _plain_maker() -> Callable[[bytes, int, bool, int], GameBytes]:
 _plain_game = _plain_maker()
 
 
+class Prefixed(io.RawIOBase):
+    """A stream read again from its start, after its first bytes were taken
+    to look at (or bytes already read, then the rest of the stream)."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        super().__init__()
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        # Each read is the stream's own: a damaged compressed stream still
+        # gives up what it read before the damage, as when it is read directly.
+        if self._head:
+            n = len(self._head) if size is None or size < 0 else size
+            head, self._head = self._head[:n], self._head[n:]
+            return head
+        return self._rest.read(size)
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        # The stream belongs to whoever opened it: closing this view leaves it open.
+        self._head = b""
+        super().close()
+
+
 def split_games(
     stream: BinaryIO,
     *,

@@ -14,7 +14,6 @@ the checking machinery as the bytes of one game, as a ``.keil`` game does.
 from __future__ import annotations
 
 import codecs
-import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from keilref import wording
 from keilref.records.abstract_games import SHAPE_KEYS, Match, is_match_name, read_match
 from keilref.errors import RecordError
 from keilref.records.native_cut import CutRun, cut_games
-from keilref.records.parser import MAX_GAME_BYTES, GameBytes, read_game, split_games
+from keilref.records.parser import MAX_GAME_BYTES, GameBytes, Prefixed, read_game
 from keilref.records.record import Record
 
 __all__ = [
@@ -173,7 +172,7 @@ def split_source_runs(stream: BinaryIO, name: str | None = None, *, runs: bool =
         complete = len(more) < asked
         decided = _decided(head, name, complete=complete)  # complete, or past the cap: decided
     if not decided:
-        yield from cut_games(cast(BinaryIO, _Prefixed(head, stream)), runs=runs)
+        yield from cut_games(cast(BinaryIO, Prefixed(head, stream)), runs=runs)
         return
     parts, size = [head], len(head)
     while not complete:
@@ -229,39 +228,3 @@ def iter_source(stream: BinaryIO, name: str | None = None) -> Iterator[Record | 
         item = read_piece(piece, name)
         if item is not None:
             yield item
-
-
-class _Prefixed(io.RawIOBase):
-    """A stream read again from its start, after its first bytes were taken to look at."""
-
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
-        super().__init__()
-        self._head = head
-        self._rest = rest
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        # Each read is the stream's own: a damaged compressed stream still
-        # gives up what it read before the damage, as when it is read directly.
-        if self._head:
-            n = len(self._head) if size is None or size < 0 else size
-            head, self._head = self._head[:n], self._head[n:]
-            return head
-        return self._rest.read(size)
-
-    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
-        if self._head:
-            n = min(len(buffer), len(self._head))
-            buffer[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        data = self._rest.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-    def close(self) -> None:
-        # The stream belongs to whoever opened it: closing this view leaves it open.
-        self._head = b""
-        super().close()
