@@ -17,6 +17,7 @@ from keilref.errors import (
     IllegalMoveError,
     InvalidMoveError,
     KeilrefError,
+    PositionError,
     RecordError,
     RecordSyntaxError,
     TagError,
@@ -25,6 +26,7 @@ from keilref.engine.game import Game, Group, Territory
 from keilref.records.any_source import RecordSource, read_game, read_games
 from keilref.records.record import Clock, Record, Tag, Turn, TurnKind, Variation
 from keilref.records.writer import write_record, write_records
+from keilref.records.setup import Placed, StartPosition
 from keilref.engine.keil import KEIL, KEIL_2019, KeilGame, KeilRules
 from keilref.engine.rules import RuleSet, all_rules, find_rules, register
 # Importing a family registers its rule sets.
@@ -51,6 +53,9 @@ __all__ = [
     "KeilGame",
     "KeilRules",
     "KeilrefError",
+    "Placed",
+    "PositionError",
+    "StartPosition",
     "DEHIL",
     "DehilGame",
     "YUGO",

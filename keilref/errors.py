@@ -34,6 +34,24 @@ class ConfigError(KeilrefError, ValueError):
     """A bad game setting: unknown rule set, size out of range, bad komi."""
 
 
+class PositionError(ConfigError):
+    """A set-up position the game cannot start from: a point off the board or
+    given twice, a piece the rules do not have, or a position no legal play
+    could leave. ``line`` and ``column`` place the point at fault in its
+    record (0 where the fault is the position as a whole)."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0, tag: str = "Setup") -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        self.tag = tag
+        """The tag at fault where no point is (``Setup``, ``ButtonTaken``, ``FirstPass``)."""
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[type[PositionError], tuple[object, ...]]:
+        return (type(self), (self.message, self.line, self.column, self.tag))
+
+
 class InvalidMoveError(KeilrefError, ValueError):
     """A turn token that is not a move at all (malformed point, unknown word)."""
 
@@ -52,6 +70,8 @@ class IllegalMoveError(KeilrefError, ValueError):
         reason: Reason,
         turn: int,
         repeats_turn: int | None = None,
+        *,
+        white_first: bool = False,
     ) -> None:
         if not isinstance(move, str):
             raise wrong_type("an illegal move", move, "a str")
@@ -64,12 +84,15 @@ class IllegalMoveError(KeilrefError, ValueError):
         self.reason = reason
         self.turn = turn
         self.repeats_turn = repeats_turn
+        self.white_first = white_first
+        """Whether the game's first turn was White's (a set-up position), so
+        that the message names the right player."""
         self._args = (move, reason, turn, repeats_turn)
-        super().__init__(illegal_turn(turn, move, reason.value, repeats_turn))
+        super().__init__(illegal_turn(turn, move, reason.value, repeats_turn, white_first))
 
-    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[object, ...]]:
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[object, ...], dict[str, object]]:
         # Errors cross process boundaries in parallel checking.
-        return (type(self), self._args)
+        return (type(self), self._args, {"white_first": self.white_first})
 
 
 class RecordError(KeilrefError, ValueError):

@@ -773,7 +773,7 @@ def _illegal_text(record: Record, e: IllegalMoveError, rules: str | None) -> str
         g = record.replay(turn=e.turn - 1, rules=rules)
     except KeilrefError:
         return None
-    what = wording.illegal_on_line(None, e.turn, e.move, e.reason.value, e.repeats_turn)
+    what = wording.illegal_on_line(None, e.turn, e.move, e.reason.value, e.repeats_turn, e.white_first)
     before = wording.picture_note(None, e.turn - 1, None)
     return _board_text(wording.illegal_hover(what, before, wording.play_state(g)), g, captures=False)
 
@@ -791,7 +791,7 @@ def _line_position_text(node: Node, shift: int) -> str:
         note = wording.picture_note(place, node.ply, None)
         return _board_text(f"**{note[:1].upper()}{note[1:]}**: {wording.play_state(g)}", g, captures=True)
     t = rep.illegal
-    what = wording.illegal_on_line(_place(bad, shift), t.turn, t.point, t.reason, t.repeats_turn)
+    what = wording.illegal_on_line(_place(bad, shift), t.turn, t.point, t.reason, t.repeats_turn, t.white_first)
     before = wording.picture_note(_place(bad.parent, shift), t.turn - 1, None)
     title = wording.illegal_hover(what, before, wording.play_state(g))
     return _board_text(title, g, captures=False)

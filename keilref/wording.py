@@ -36,6 +36,20 @@ __all__ = [
     "STANDINGS_NOTE",
     "TEXT_NOT_COUNTED_MARK",
     "bad_line_name",
+    "NO_FIRST_PASS",
+    "NO_BUTTON",
+    "button_not_in_play",
+    "position_tag_not_allowed",
+    "setup_triangle",
+    "setup_surrounded_pawns",
+    "setup_no_liberty",
+    "setup_unreachable",
+    "setup_king",
+    "setup_twice",
+    "setup_off_board",
+    "setup_word",
+    "setup_order",
+    "position_value",
     "clocks",
     "comment_line",
     "crosstable_caption",
@@ -178,19 +192,103 @@ def rule_help(rule: str) -> str:
 # -- turns ---------------------------------------------------------------------
 
 
-def turn_name(turn: int, token: str) -> str:
+def turn_name(turn: int, token: str, white_first: bool = False) -> str:
     """A turn as the record numbers it, then as the referee counts it:
-    ``move 16 (Black) e2, turn 31``. Black plays the odd turns."""
-    colour = "Black" if turn % 2 == 1 else "White"
-    return f"move {(turn + 1) // 2} ({colour}) {token}, turn {turn}"
+    ``move 16 (Black) e2, turn 31``. Black plays the odd turns, unless the
+    record starts from a position with White to move (``white_first``): its
+    first turn is White's, numbered ``1...``."""
+    index = turn - 1 + white_first
+    colour = "Black" if index % 2 == 0 else "White"
+    return f"move {index // 2 + 1} ({colour}) {token}, turn {turn}"
 
 
-def illegal_turn(turn: int, token: str, reason: str, repeats_turn: int | None = None) -> str:
-    """``move 16 (Black) e2, turn 31: superko (repeats turn 29)``."""
-    text = f"{turn_name(turn, token)}: {reason}"
-    if repeats_turn is not None:
+def illegal_turn(
+    turn: int, token: str, reason: str, repeats_turn: int | None = None, white_first: bool = False
+) -> str:
+    """``move 16 (Black) e2, turn 31: superko (repeats turn 29)``; a turn that
+    recreates a set-up position ``(repeats the setup position)``."""
+    text = f"{turn_name(turn, token, white_first)}: {reason}"
+    if repeats_turn == 0:
+        text += " (repeats the setup position)"
+    elif repeats_turn is not None:
         text += f" (repeats turn {repeats_turn})"
     return text
+
+
+# --- positions (version 3 of the format) ---------------------------------
+
+
+def position_value(name: str, value: str, words: tuple[str, ...]) -> str:
+    """``ToMove "white" is not Black or White``."""
+    allowed = " or ".join(f"{w}" for w in words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return f'{name} "{_cut(value)}" is not {allowed}'
+
+
+def setup_order(value: str, label: str | None) -> str:
+    """A ``Setup`` whose ``B:`` and ``W:`` are missing, repeated or out of order."""
+    if label is None:
+        return f'Setup "{_cut(value)}" has no "W:": write Black\'s points after "B:", then White\'s after "W:" (B: d4 W: e4)'
+    return f'Setup "{_cut(value)}": "{label}" is out of place: write "B:" and Black\'s points, then "W:" and White\'s, once each'
+
+
+def setup_word(value: str, word: str, before_label: bool) -> str:
+    """A word of a ``Setup`` that is not a point (or stands before ``B:``)."""
+    if before_label:
+        return f'Setup "{_cut(value)}": {_cut(word)!r} stands before "B:": the value starts with "B:" (B: d4 W: e4)'
+    return f'Setup "{_cut(value)}": {_cut(word)!r} is not a point (such as d4, or K@d4 for a Yugo king)'
+
+
+def setup_off_board(point: str, size: int) -> str:
+    """``Setup: z9 is not on a board of size 7``."""
+    return f"Setup: {point} is not on a board of size {size}"
+
+
+def setup_twice(point: str) -> str:
+    """A point given twice in one ``Setup``."""
+    return f"Setup: {point} is given twice"
+
+
+def setup_king(point: str, rules: str) -> str:
+    """A king set up under rules without kings."""
+    return f"Setup: K@{point} is a king, and rules {rules!r} have none"
+
+
+def setup_unreachable(why: str) -> str:
+    """A position no legal play could leave (``why`` names the group or triangle)."""
+    return f"Setup: no legal play could leave this position: {why}"
+
+
+def setup_no_liberty(points: str) -> str:
+    """A Keil group without a liberty."""
+    return f"the group {points} has no liberty"
+
+
+def setup_surrounded_pawns(points: str) -> str:
+    """A surrounded Yugo group that holds a pawn."""
+    return f"the group {points} is surrounded and holds a pawn"
+
+
+def setup_triangle(points: str) -> str:
+    """A Dehil triangle no placement could have made."""
+    return f"the triangle {points} breaks the triangle restriction"
+
+
+def position_tag_not_allowed(name: str, rules: str, why: str) -> str:
+    """``ButtonTaken`` or ``FirstPass`` under rules it says nothing of."""
+    return f"a {name} tag is not allowed under rules {rules!r}: {why}"
+
+
+NO_FIRST_PASS = "only dehil counts who passed first"
+NO_BUTTON = "they have no button"
+
+
+def button_not_in_play(rules: str) -> str:
+    """A ``ButtonTaken`` holder in a game whose button is not in play."""
+    return f'the button is not in play in this game (rules {rules!r}, Button "no"): nobody can hold it'
+
+
+def _cut(value: str, limit: int = 40) -> str:
+    return value if len(value) <= limit else value[: limit - 3] + "..."
 
 
 def internal_error(doing: str, error: BaseException) -> str:
@@ -375,10 +473,16 @@ def rules_overridden(value: str, override: str) -> str:
 
 
 def variation_illegal(
-    opened_at: tuple[int, int], turn: int, token: str, reason: str, repeats_turn: int | None = None
+    opened_at: tuple[int, int],
+    turn: int,
+    token: str,
+    reason: str,
+    repeats_turn: int | None = None,
+    white_first: bool = False,
 ) -> str:
     """``variation at 12:8: move 13 (White) d4, turn 26: occupied``."""
-    return f"variation at {opened_at[0]}:{opened_at[1]}: {illegal_turn(turn, token, reason, repeats_turn)}"
+    what = illegal_turn(turn, token, reason, repeats_turn, white_first)
+    return f"variation at {opened_at[0]}:{opened_at[1]}: {what}"
 
 
 def illegal_label(what: str) -> str:
@@ -407,14 +511,19 @@ def illegal_hover(what: str, before: str, state: str) -> str:
 
 
 def illegal_on_line(
-    opened_at: Place | None, turn: int, token: str, reason: str, repeats_turn: int | None = None
+    opened_at: Place | None,
+    turn: int,
+    token: str,
+    reason: str,
+    repeats_turn: int | None = None,
+    white_first: bool = False,
 ) -> str:
     """An illegal turn named on its line: :func:`illegal_turn` on the main
     line (``opened_at`` is ``None``), :func:`variation_illegal` in the
     variation whose ``(`` stands at ``opened_at``."""
     if opened_at is None:
-        return illegal_turn(turn, token, reason, repeats_turn)
-    return variation_illegal(opened_at, turn, token, reason, repeats_turn)
+        return illegal_turn(turn, token, reason, repeats_turn, white_first)
+    return variation_illegal(opened_at, turn, token, reason, repeats_turn, white_first)
 
 
 def time_control_unreadable(value: str) -> str:
@@ -485,7 +594,7 @@ def verdict_message(v: Verdict) -> str:
     parts = [results(v)]
     if v.illegal is not None:
         t = v.illegal
-        parts = [illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)]
+        parts = [illegal_turn(t.turn, t.point, t.reason, t.repeats_turn, t.white_first)]
     elif v.status.value == "unfinished" and v.score is not None:
         parts.append(f"score so far {v.score.result}")
     if v.detail:

@@ -73,7 +73,7 @@ def _replay(file: str, record: Record, game: int, turn: int | None, rules: str |
             file,
             t.line,
             t.column,
-            wording.showing_before(game, wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)),
+            wording.showing_before(game, wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn, t.white_first)),
         )
     return rep
 
@@ -248,7 +248,7 @@ def _say_illegal(file: str, game: int, rep: Replay, bad: Node) -> None:
     t = rep.illegal
     assert t is not None
     at = None if bad.variation is None else (bad.variation.line, bad.variation.column)
-    what = wording.illegal_on_line(at, t.turn, t.point, t.reason, t.repeats_turn)
+    what = wording.illegal_on_line(at, t.turn, t.point, t.reason, t.repeats_turn, t.white_first)
     say_at(file, t.line, t.column, wording.showing_before(game, what))
 
 

@@ -26,7 +26,9 @@ from fractions import Fraction
 
 from keilref.values import Color, Reason, Score, ScoreRow
 from keilref.engine.diagram import ASCII, UNICODE, parse_hex, render_hex
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, not_a_turn
+from keilref import wording
+from keilref.records.setup import StartPosition
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, PositionError, not_a_turn
 from keilref.engine.game import BoardGame, Group, Territory
 from keilref.engine.geometry import HexGeometry, hex_geometry
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules, register
@@ -167,6 +169,35 @@ def placement_allowed(board: bytearray, tables: DehilTables, x: int, color: int)
         return True
     finally:
         board[x] = EMPTY
+
+
+def unmakeable_triangle(board: bytearray, tables: DehilTables) -> tuple[int, int, int] | None:
+    """A triangle pattern on ``board`` that no sequence of legal placements
+    could have made, or ``None``.
+
+    Stones never leave a Dehil board, so what held when a triangle was made
+    still holds for as long as the game lasts: it has at most one edge stone,
+    and each of its other stones is beside a friendly stone outside it or an
+    hourglass centre. (Whether that outside stone was in no triangle then
+    cannot be told from the position, so it is not asked.)
+    """
+    edge = tables.edge
+    for x, color in enumerate(board):
+        if not color:
+            continue
+        for a, b in tables.triangles[x]:
+            if not (x < a and x < b and board[a] == color and board[b] == color):
+                continue
+            tri = (x, a, b)
+            if edge[x] + edge[a] + edge[b] > 1:
+                return tri
+            for t in tri:
+                if not edge[t] and not any(
+                    board[s] == color and (s not in tri or is_hourglass_centre(board, tables, s, color))
+                    for s in tables.neighbours[t]
+                ):
+                    return tri
+    return None
 
 
 # --- partitions -----------------------------------------------------------------
@@ -359,6 +390,19 @@ class DehilGame(BoardGame):
         game._remember_start()
         return game
 
+    def _set_up(self, position: StartPosition) -> None:
+        self._place_setup(position)
+        bad = unmakeable_triangle(self._board, self._tables)
+        if bad is not None:
+            raise PositionError(wording.setup_unreachable(wording.setup_triangle(self._setup_names(bad))))
+        if position.button_taken is not None:
+            raise PositionError(
+                wording.position_tag_not_allowed("ButtonTaken", self.rules.name, wording.NO_BUTTON), tag="ButtonTaken"
+            )
+        self._to_move = int(position.to_move)
+        self._first_pass = 0 if position.first_pass is None else int(position.first_pass)
+        self._remember_start()
+
     # --- deciding a turn ----------------------------------------------------------
     def _decode(self, move: str) -> int:
         """The code of ``move``; :class:`InvalidMoveError` if it is not a Dehil turn."""
@@ -395,13 +439,13 @@ class DehilGame(BoardGame):
 
     def check(self, move: str) -> IllegalMoveError | None:
         reason = self._reason(self._decode(move))
-        return None if reason is None else IllegalMoveError(move, reason, self._turn + 1)
+        return None if reason is None else self._illegal(move, reason)
 
     def play(self, move: str) -> None:
         code = self._decode(move)
         reason = self._reason(code)
         if reason is not None:
-            raise IllegalMoveError(move, reason, self._turn + 1)
+            raise self._illegal(move, reason)
         if code == PASS:
             self._passes += 1
             if not self._first_pass:

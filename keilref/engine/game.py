@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Self
 
-from keilref.values import Color, Score, format_number
-from keilref.errors import IllegalMoveError, InvalidMoveError
+from keilref.values import Color, Reason, Score, format_number
+from keilref.errors import IllegalMoveError, InvalidMoveError, PositionError, wrong_type
 from keilref.engine.geometry import Geometry
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules
+from keilref import wording
+from keilref.records.setup import StartPosition
 from keilref.wording import may_resume
 
 if TYPE_CHECKING:
@@ -170,6 +172,97 @@ class Game:
         button = None if rules.button is ButtonRule.ABSENT else self.button_in_play
         return type(self)(size=self.size, komi=self.komi, rules=rules.name, button=button)
 
+    def _place_setup(self, position: StartPosition) -> list[int]:
+        """Put the position's stones on the empty board (``self._board``), each
+        checked on the board, given once, and a piece the rules have; the
+        points of the kings among them, by index. A family then checks that
+        play could leave the position and sets who moves."""
+        board: bytearray = vars(self)["_board"]
+        index = self.geometry.index  # type: ignore[attr-defined]
+        kings: list[int] = []
+        seen: set[int] = set()
+        for color, placed in position.stones():
+            p = index.get(placed.point)
+            if p is None:
+                raise PositionError(wording.setup_off_board(placed.point, self.size), placed.line, placed.column)
+            if p in seen:
+                raise PositionError(wording.setup_twice(placed.point), placed.line, placed.column)
+            if placed.king:
+                if "K@" not in self.piece_prefixes:
+                    raise PositionError(wording.setup_king(placed.point, self.rules.name), placed.line, placed.column)
+                kings.append(p)
+            seen.add(p)
+            board[p] = int(color)
+        vars(self)["_start_position"] = position
+        return kings
+
+    def _setup_names(self, points: Iterable[int]) -> str:
+        names = self.points()
+        return " ".join(sorted((names[p] for p in points), key=lambda n: (n[0], int(n[1:]))))
+
+    @classmethod
+    def from_position(
+        cls,
+        position: StartPosition | str,
+        *,
+        size: int | None = None,
+        komi: float | int | str | Fraction = 0,
+        rules: str | None = None,
+        button: bool | None = None,
+        to_move: Color | str | None = None,
+        button_taken: Color | str | None = None,
+        first_pass: Color | str | None = None,
+    ) -> Game:
+        """A game that starts from a set-up position instead of the empty board.
+
+        ``position`` is a :class:`~keilref.StartPosition` (``record.setup``)
+        or a ``Setup`` tag's text, ``"B: a1 b1 W: c3"`` (``K@e4`` for a Yugo
+        king); ``to_move``, ``button_taken`` and ``first_pass`` (Dehil) give
+        the other tags of a position, as colours or as their words
+        (``"White"``), and override those of a ``StartPosition``. The other
+        settings are as for ``Game(...)`` (``rules`` defaults to the class's
+        own, ``keil`` for ``Game``).
+
+        Superko treats the position as the one left by the last turn of the
+        player who does not move first; earlier history is unknown and not
+        compared. Raises :class:`~keilref.PositionError` for a point off the
+        board or given twice, a king where the rules have none, or a
+        position no legal play could leave, and :class:`~keilref.TagError`
+        for a value that does not read.
+        """
+        if isinstance(position, str):
+            position = StartPosition.parse(position)
+        elif not isinstance(position, StartPosition):
+            raise wrong_type("a position", position, "a keilref.StartPosition or a Setup tag's text")
+        position = position.replaced(to_move=to_move, button_taken=button_taken, first_pass=first_pass)
+        settings: dict[str, object] = {"size": size, "komi": komi, "button": button}
+        if rules is not None or cls is Game:
+            settings["rules"] = rules or "keil"
+        game = cls(**settings)  # type: ignore[arg-type]
+        game._set_up(position)
+        return game
+
+    def _set_up(self, position: StartPosition) -> None:
+        """Put the position on the empty board before any turn (the family's own rules check it)."""
+        raise PositionError(f"rules {self.rules.name!r} cannot start from a set-up position")
+
+    @property
+    def start_position(self) -> StartPosition | None:
+        """The position the game started from (:meth:`from_position`), or
+        ``None`` for the empty board with Black to move."""
+        start: StartPosition | None = vars(self).get("_start_position")
+        return start
+
+    @property
+    def white_first(self) -> bool:
+        """Whether the game's first turn was White's (a set-up position)."""
+        start = self.start_position
+        return start is not None and start.to_move is Color.WHITE
+
+    def _illegal(self, move: str, reason: Reason, repeats_turn: int | None = None) -> IllegalMoveError:
+        """The error for ``move``, the next turn, which the rules forbid for ``reason``."""
+        return IllegalMoveError(move, reason, self.turn + 1, repeats_turn, white_first=self.white_first)
+
     def _remember_start(self) -> None:
         """Make the present position the one :meth:`pop` replays from (set-up positions)."""
         vars(self)["_start_state"] = self.copy()
@@ -317,7 +410,7 @@ _INTERFACE = tuple(
 )
 _OPTIONAL = frozenset({
     "is_legal", "play_all", "play_legal", "pop", "undo", "to_record", "stones", "explain_score",
-    "agree_removal", "score_as", "is_final",
+    "agree_removal", "score_as", "is_final", "from_position", "start_position", "white_first",
 })
 _COMPLETE: set[type] = set()
 """Game classes already found to implement the whole interface."""

@@ -25,9 +25,11 @@ from dataclasses import dataclass
 from typing import Self
 from fractions import Fraction
 
+from keilref import wording
 from keilref.values import Color, Reason, Score, ScoreRow
+from keilref.records.setup import StartPosition
 from keilref.engine.diagram import ASCII, UNICODE, parse_hex, render_hex
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, not_a_turn
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, PositionError, not_a_turn
 from keilref.engine.game import BoardGame
 from keilref.engine.geometry import HexGeometry, hex_geometry
 from keilref.engine.kernel import SNAPSHOT_EVERY, advance, earlier_turn, place, position_key, take_back, territories, turn_keys
@@ -181,6 +183,27 @@ class KeilGame(BoardGame):
         game._remember_start()
         return game
 
+    def _set_up(self, position: StartPosition) -> None:
+        self._place_setup(position)
+        # Play can never reach a group without a liberty (captures and the
+        # suicide rule remove them), and the engine relies on that.
+        for _, members, libs in self._group_indices(KEIL):
+            if not libs:
+                raise PositionError(wording.setup_unreachable(wording.setup_no_liberty(self._setup_names(members))))
+        if position.first_pass is not None:
+            raise PositionError(
+                wording.position_tag_not_allowed("FirstPass", self.rules.name, wording.NO_FIRST_PASS), tag="FirstPass"
+            )
+        self._to_move = int(position.to_move)
+        if position.button_taken is not None:
+            if not self.button_in_play:
+                raise PositionError(wording.button_not_in_play(self.rules.name), tag="ButtonTaken")
+            self._holder = int(position.button_taken)
+            self._board[self._n] = 1
+        self._cells = list(self._board)
+        self._forget_history()
+        self._remember_start()
+
     def _forget_history(self, empty: bool = False) -> None:
         """Start the superko memory afresh from the present position, which
         becomes turn 0 (:mod:`keilref.engine.kernel` says what it holds); ``empty``
@@ -233,28 +256,27 @@ class KeilGame(BoardGame):
     def _refusal(self, move: str) -> IllegalMoveError:
         """Why the kernel did not play ``move`` (it changed nothing); raises
         :class:`InvalidMoveError` for a token that is not a turn at all."""
-        turn = self._turn + 1
         code = self._codes.get(move)
         if code is None:
             code = self._decode(move)
         if self._over:
-            return IllegalMoveError(move, Reason.GAME_OVER, turn)
+            return self._illegal(move, Reason.GAME_OVER)
         if code == PASS:
-            return IllegalMoveError(move, Reason.PASS_BEFORE_BUTTON, turn)
+            return self._illegal(move, Reason.PASS_BEFORE_BUTTON)
         if code == BUTTON:
-            return IllegalMoveError(move, Reason.BUTTON_TAKEN, turn)
+            return self._illegal(move, Reason.BUTTON_TAKEN)
         b = self._board
         if b[code]:
-            return IllegalMoveError(move, Reason.OCCUPIED, turn)
+            return self._illegal(move, Reason.OCCUPIED)
         captured: list[int] = []
         legal = place(b, self._cells, self._marks, self._adj, code, self._to_move, captured)
         earlier = self._repeats(code, captured) if legal else 0
         take_back(b, self._cells, code, captured, 3 - self._to_move)
         if not legal:
-            return IllegalMoveError(move, Reason.SUICIDE, turn)
+            return self._illegal(move, Reason.SUICIDE)
         if not earlier:
             raise AssertionError(f"the kernel refused {move!r}, a legal turn")
-        return IllegalMoveError(move, Reason.SUPERKO, turn, earlier)
+        return self._illegal(move, Reason.SUPERKO, earlier)
 
     def _repeats(self, x: int, captured: list[int]) -> int:
         """The latest earlier turn of the player to move whose position the board
@@ -275,8 +297,8 @@ class KeilGame(BoardGame):
             self.geometry.point(move)
         except KeyError:
             if self._over:
-                raise IllegalMoveError(move, Reason.GAME_OVER, self._turn + 1) from None
-            raise IllegalMoveError(move, Reason.OFF_BOARD, self._turn + 1) from None
+                raise self._illegal(move, Reason.GAME_OVER) from None
+            raise self._illegal(move, Reason.OFF_BOARD) from None
         except InvalidMoveError:
             raise InvalidMoveError(
                 f"{move!r} is not a turn (expected a point such as g7, 'pass' or 'button')"

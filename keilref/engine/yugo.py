@@ -57,7 +57,9 @@ from typing import Self
 
 from keilref.values import Color, Reason, Score, ScoreRow
 from keilref.engine.diagram import SQUARE_ASCII, SQUARE_UNICODE, parse_square, render_square
-from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, not_a_turn
+from keilref import wording
+from keilref.records.setup import StartPosition
+from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, PositionError, not_a_turn
 from keilref.engine.game import BoardGame
 from keilref.engine.geometry import SquareGeometry, split_points, square_geometry
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules, register
@@ -194,6 +196,23 @@ class YugoGame(BoardGame):
         game._remember_start()
         return game
 
+    def _set_up(self, position: StartPosition) -> None:
+        for p in self._place_setup(position):
+            self._king[p] = 1
+        # Every placement leaves no surrounded group with a pawn (a pawn may
+        # surround nothing; a king's captures remove them).
+        for _, members, libs in self._group_indices():
+            if not libs and any(not self._king[p] for p in members):
+                why = wording.setup_surrounded_pawns(self._setup_names(members))
+                raise PositionError(wording.setup_unreachable(why))
+        if position.first_pass is not None:
+            raise PositionError(
+                wording.position_tag_not_allowed("FirstPass", self.rules.name, wording.NO_FIRST_PASS), tag="FirstPass"
+            )
+        self._to_move = int(position.to_move)
+        self._holder = 0 if position.button_taken is None else int(position.button_taken)
+        self._remember_start()
+
     # --- playing ---------------------------------------------------------
     def play(self, move: str) -> None:
         if not isinstance(move, str):
@@ -202,7 +221,7 @@ class YugoGame(BoardGame):
         if code is None:
             code = self._decode(move)
         if self._phase == OVER:
-            raise IllegalMoveError(move, Reason.GAME_OVER, self._turn + 1)
+            raise self._illegal(move, Reason.GAME_OVER)
         n = self._n
         if code >= n:
             self._play_king(code - n, move)
@@ -220,7 +239,7 @@ class YugoGame(BoardGame):
             self.geometry.point(name)
         except KeyError:
             reason = Reason.GAME_OVER if self._phase == OVER else Reason.OFF_BOARD
-            raise IllegalMoveError(move, reason, self._turn + 1) from None
+            raise self._illegal(move, reason) from None
         except InvalidMoveError:
             raise InvalidMoveError(
                 f"{move!r} is not a turn (expected a point such as d4, P@d4 for a pawn, "
@@ -305,10 +324,10 @@ class YugoGame(BoardGame):
 
     def _play_pawn(self, x: int, move: str) -> None:
         if self._board[x]:
-            raise IllegalMoveError(move, Reason.OCCUPIED, self._turn + 1)
+            raise self._illegal(move, Reason.OCCUPIED)
         c = self._to_move
         if self._pawn_surrounds(x, c):
-            raise IllegalMoveError(move, Reason.PAWN_SURROUNDS, self._turn + 1)
+            raise self._illegal(move, Reason.PAWN_SURROUNDS)
         self._board[x] = c
         self._last_captured = []
         self._passes = 0
@@ -318,11 +337,11 @@ class YugoGame(BoardGame):
         b = self._board
         king = self._king
         if b[x]:
-            raise IllegalMoveError(move, Reason.OCCUPIED, self._turn + 1)
+            raise self._illegal(move, Reason.OCCUPIED)
         c = self._to_move
         targets = self._king_targets(x, c)
         if not targets:
-            raise IllegalMoveError(move, Reason.KING_CAPTURES_NOTHING, self._turn + 1)
+            raise self._illegal(move, Reason.KING_CAPTURES_NOTHING)
         b[x] = c
         king[x] = 1
         # Step 1: strip every surrounded enemy group. While the invariant holds
@@ -361,7 +380,7 @@ class YugoGame(BoardGame):
 
     def _pass(self, move: str) -> None:
         if self.button_in_play and not self._holder:
-            raise IllegalMoveError(move, Reason.PASS_BEFORE_BUTTON, self._turn + 1)
+            raise self._illegal(move, Reason.PASS_BEFORE_BUTTON)
         self._last_captured = []
         self._end_turn("pass")
         self._passes += 1
@@ -370,7 +389,7 @@ class YugoGame(BoardGame):
 
     def _take_button(self, move: str) -> None:
         if not self.button_in_play or self._holder:
-            raise IllegalMoveError(move, Reason.BUTTON_TAKEN, self._turn + 1)
+            raise self._illegal(move, Reason.BUTTON_TAKEN)
         self._holder = self._to_move
         self._last_captured = []
         self._passes = 0
@@ -400,7 +419,7 @@ class YugoGame(BoardGame):
             except IllegalMoveError as e:
                 return e
         reason = self._reason(code)
-        return None if reason is None else IllegalMoveError(move, reason, self._turn + 1)
+        return None if reason is None else self._illegal(move, reason)
 
     def _reason(self, code: int) -> Reason | None:
         """Why the decoded turn ``code`` is illegal now, in the rules' order; ``None`` if legal."""

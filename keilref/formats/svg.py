@@ -273,7 +273,7 @@ def caption_lines(game: Game, illegal: IllegalTurn | None = None) -> list[str]:
     lines.append(" · ".join(parts))
     if illegal is not None:
         t = illegal
-        lines.append(wording.illegal_label(wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn)))
+        lines.append(wording.illegal_label(wording.illegal_turn(t.turn, t.point, t.reason, t.repeats_turn, t.white_first)))
     else:
         lines.append(wording.play_state(game))
     return lines

@@ -31,6 +31,7 @@ from keilref.escaping import code_point
 from keilref.errors import RecordSyntaxError
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind, Variation
 from keilref.records.scanner import number_text, shared_spelling, turn_from_token
+from keilref.records.setup import TO_MOVE_TAG
 
 __all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser", "too_many_turns"]
 
@@ -139,8 +140,10 @@ def _tag(token: Token, comments: _Comments | None) -> Tag:
     m = _TAG_PARTS.match(token.value)
     assert m is not None  # the TAG terminal guarantees the shape
     name, raw = m.group(1), m.group(2)
-    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-    return Tag(name, value, _comments(comments), token.line or 0, token.column or 0)
+    line, column = token.line or 0, token.column or 0
+    if "\\" in raw:
+        return Tag(name, _ESCAPE.sub(r"\1", raw), _comments(comments), line, column)
+    return Tag(name, raw, _comments(comments), line, column, column + m.start(2))
 
 
 def _turn(token: Token, comments: tuple[Comment, ...], numbered: bool) -> Turn:
@@ -271,6 +274,21 @@ def _nag(nag: _Number) -> str:
     return "$" + digits
 
 
+class _Numbering:
+    """Where the main line's move numbers start: at Black's ``1.``, or at
+    White's ``1...`` for a record whose position has White to move. Tags are
+    reduced before turns, so it is known before the first number is checked."""
+
+    base = 0
+
+    def read(self, tag: Tag) -> None:
+        if tag.name == TO_MOVE_TAG:
+            self.base = int(tag.value == "White")
+
+
+_numbering = _Numbering()
+
+
 def _built(pending: _PendingTurn, index: int) -> Turn:
     """The turn ``pending`` at ``index`` in its line (0 for Black's first),
     with its variations, which start at the same index. The nesting is
@@ -334,6 +352,7 @@ class _Builder(Transformer[Token, Record]):
     def first_tag(self, children: list[Any]) -> dict[str, Tag]:
         tag = _tag(children[0], children[1])
         self.first_line = tag.line
+        _numbering.read(tag)
         return {tag.name: tag}
 
     def next_tag(self, children: list[Any]) -> dict[str, Tag]:
@@ -348,6 +367,7 @@ class _Builder(Transformer[Token, Record]):
                 tag.column,
             )
         tags[tag.name] = tag
+        _numbering.read(tag)
         return tags
 
     def turns(self, children: list[Any]) -> list[Turn]:
@@ -366,6 +386,7 @@ class _Builder(Transformer[Token, Record]):
         """Ready for a new game (the one builder serves every parse of the process)."""
         self.read = 0
         self.depth = 0
+        _numbering.base = 0
 
     def opened(self, token: Token) -> Token:
         """A ``(`` is read: refused at once past the nesting cap, so that a
@@ -394,7 +415,7 @@ class _Builder(Transformer[Token, Record]):
         if type(pending) is Turn:  # the common case: unnumbered, no glyph, no variation
             turns.append(pending)
         else:
-            turns.append(_built(pending, len(turns)))  # type: ignore[arg-type]
+            turns.append(_built(pending, len(turns) + _numbering.base))  # type: ignore[arg-type]
         return turns
 
     def turn(self, children: list[Any]) -> _PendingTurn | Turn:
@@ -585,7 +606,7 @@ class _Checker(_Builder):
 
     def main_turn(self, children: list[Any]) -> Any:
         turns: _CheckedLine = children[0]
-        _run_checks(children[1], turns.turns)
+        _run_checks(children[1], turns.turns + _numbering.base)
         turns.turns += 1
         return turns
 
@@ -945,6 +966,8 @@ def _token_fault(
     number = _pending_number(e)
     if number is not None:
         turns = _turns_before(e, number)
+        if turns is not None:
+            turns += _numbering.base
         if turns is not None and number.value != number_text(turns):
             fault = _wrong_number(_kept(number), turns)
             return fault.message, fault.line, fault.column

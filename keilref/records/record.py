@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Protocol, overload
 
 if TYPE_CHECKING:
     from keilref.engine.game import Game
+    from keilref.records.setup import StartPosition
     from keilref.referee.lines import Node
 
 
@@ -50,6 +51,9 @@ class Tag:
     """Comments written after this tag, before the next token."""
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
+    value_column: int = field(default=0, compare=False)
+    """Where the value's first character stands on the tag's line, when the
+    value reads as written (no escape in it); else 0."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +290,18 @@ class Record:
         """The value of the tag named ``name``, or ``None``."""
         t = self.tag(name)
         return None if t is None else t.value
+
+    @property
+    def setup(self) -> StartPosition | None:
+        """The position the game starts from (version 3 of the format: the
+        ``Setup``, ``ToMove``, ``ButtonTaken`` and ``FirstPass`` tags), or
+        ``None`` for the empty board with Black to move. A value that does
+        not read raises :class:`~keilref.TagError` at its tag or point;
+        whether the position fits the board and rules is checked when the
+        game is replayed (:meth:`replay`)."""
+        from keilref.records.setup import read_position  # it builds on this module
+
+        return read_position(self)
 
     def replay(self, turn: int | None = None, *, rules: str | None = None) -> Game:
         """The :class:`~keilref.Game` after the first ``turn`` turns (all by default).

@@ -38,6 +38,7 @@ from typing import cast
 from keilref.records import limits
 from keilref.values import Result
 from keilref.records.record import Comment, DeferredTurns, Record, Tag, Turn, TurnKind, Variation, with_deferred_turns
+from keilref.records.setup import TO_MOVE_TAG
 
 __all__ = ["TurnCapPassed", "scan_game", "shared_spelling"]
 
@@ -158,13 +159,15 @@ def turn_from_token(text: str, comments: tuple[Comment, ...], numbered: bool, li
     return _new_turn(point, _PLACE, point, None, comments, text, numbered, line, column)
 
 
-def _add_tag(tags: list[Tag], names: set[str], name: str, raw: str, line: int, column: int) -> bool:
+def _add_tag(tags: list[Tag], names: set[str], name: str, raw: str, line: int, column: int, value_column: int) -> bool:
     """Add a tag as the parser reads it; ``False`` for a duplicate name, which the grammar words."""
     if name in names:
         return False
     names.add(name)
-    value = _ESCAPE.sub(r"\1", raw) if "\\" in raw else raw
-    tags.append(Tag(name, value, (), line, column))
+    if "\\" in raw:
+        tags.append(Tag(name, _ESCAPE.sub(r"\1", raw), (), line, column))
+    else:
+        tags.append(Tag(name, raw, (), line, column, value_column))
     return True
 
 
@@ -179,7 +182,7 @@ def _clock_place(note: str, line: int, column: int) -> tuple[int, int]:
 
 def _with_tag_comments(tag: Tag, comments: list[Comment]) -> Tag:
     """The same tag with the comments after it."""
-    return Tag(tag.name, tag.value, tag.comments + tuple(comments), tag.line, tag.column)
+    return Tag(tag.name, tag.value, tag.comments + tuple(comments), tag.line, tag.column, tag.value_column)
 
 
 def _with_turn_comments(turn: Turn, comments: list[Comment], clock_at: tuple[int, int] | None = None) -> Turn:
@@ -208,6 +211,13 @@ def scan_game(text: str, line_offset: int = 0, column_offset: int = 0) -> Record
     ``line_offset`` and ``column_offset`` place it in its file as they do
     for the parser.
     """
+    record = _scan(text, line_offset, column_offset)
+    if record is not None and record.tag(TO_MOVE_TAG) is not None:
+        return None  # a position's first move number may be White's: the grammar counts them
+    return record
+
+
+def _scan(text: str, line_offset: int, column_offset: int) -> Record | None:
     plain = _scan_plain(text, line_offset, column_offset)
     if plain is not _NOT_PLAIN:
         return cast("Record | None", plain)
@@ -314,7 +324,8 @@ def _scan_tokens(text: str, line_offset: int, column_offset: int) -> Record | No
                 return None
             m = _TAG_PARTS.match(tag)
             assert m is not None  # the same shape as the token
-            if not _add_tag(tags, names, m.group(1), m.group(2), line, pos - line_start + 1):
+            column = pos - line_start + 1
+            if not _add_tag(tags, names, m.group(1), m.group(2), line, column, column + m.start(2)):
                 return None
             pos += len(tag)
         elif bad:
@@ -617,7 +628,7 @@ def _scan_annotated(text: str, line_offset: int, column_offset: int, build: bool
                 return None
             parts = _TAG_PARTS.match(tag)
             assert parts is not None  # the same shape as the token
-            if not _add_tag(tags, names, parts.group(1), parts.group(2), line, column):
+            if not _add_tag(tags, names, parts.group(1), parts.group(2), line, column, column + parts.start(2)):
                 return None
             pos += len(tag)
         elif kind == _BAD_GROUP:
@@ -725,7 +736,7 @@ def _scan_plain(text: str, line_offset: int, column_offset: int) -> Record | Non
             if newlines:
                 line += newlines
                 line_start = text.rfind("\n", pos, start) + 1
-        if not _add_tag(tags, names, m.group(2), m.group(3), line, start - line_start + 1):
+        if not _add_tag(tags, names, m.group(2), m.group(3), line, start - line_start + 1, m.start(3) - line_start + 1):
             return None
         pos = m.end()
     if not tags or _NOT_PLAIN_BODY.search(text, pos):

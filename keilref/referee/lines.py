@@ -19,7 +19,7 @@ from keilref.engine.rules import ButtonRule, find_rules
 from keilref.errors import IllegalMoveError, InvalidMoveError, RecordError
 from keilref.records.record import Record, Turn, Variation
 from keilref.referee.replay import IllegalTurn, Replay
-from keilref.referee.settings import GameSetup, read_setup
+from keilref.referee.settings import GameSetup, read_setup, start_game
 
 __all__ = ["Node", "VariationFault", "find_line", "replay_node", "tree", "variation_faults", "variation_places"]
 
@@ -35,12 +35,13 @@ class VariationFault(IllegalTurn):
 
     @property
     def message(self) -> str:
-        return wording.variation_illegal(self.opened_at, self.turn, self.point, self.reason, self.repeats_turn)
+        return wording.variation_illegal(
+            self.opened_at, self.turn, self.point, self.reason, self.repeats_turn, self.white_first
+        )
 
 
 def _fresh(setup: GameSetup) -> Game:
-    button = None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
-    return new_game(setup.rules, setup.size, setup.komi, button)
+    return start_game(setup)
 
 
 def has_variations(record: Record) -> bool:
@@ -78,11 +79,19 @@ def _judge(game: Game, variation: Variation, index: int, faults: list[VariationF
             game.play(turn.move)
         except IllegalMoveError as e:
             at = (variation.line, variation.column)
-            faults.append(VariationFault(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn, at))
+            faults.append(
+                VariationFault(
+                    number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn, e.white_first, at
+                )
+            )
             return
         except InvalidMoveError as e:
             at = (variation.line, variation.column)
-            faults.append(VariationFault(number, turn.text, str(e), turn.line, turn.column, opened_at=at))
+            faults.append(
+                VariationFault(
+                    number, turn.text, str(e), turn.line, turn.column, white_first=game.white_first, opened_at=at
+                )
+            )
             return
 
 
@@ -236,7 +245,9 @@ def replay_node(node: Node) -> tuple[Replay, Node | None]:
         try:
             game.play(turn.move)
         except IllegalMoveError as e:
-            bad = IllegalTurn(step.ply, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn)
+            bad = IllegalTurn(
+                step.ply, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn, e.white_first
+            )
             return Replay(node.setup, game, bad), step
         except InvalidMoveError as e:
             err = RecordError(str(e), turn.line, turn.column)

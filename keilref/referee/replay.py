@@ -14,7 +14,7 @@ from keilref.engine.game import Game, new_game
 from keilref.engine.rules import ButtonRule, find_rules
 from keilref.errors import ConfigError, IllegalMoveError, InvalidMoveError, RecordError, TagError, wrong_type
 from keilref.records.record import Record
-from keilref.referee.settings import GameSetup, read_setup
+from keilref.referee.settings import GameSetup, read_setup, start_game
 from keilref.values import Reason
 
 __all__ = ["IllegalTurn", "Replay", "replay", "replay_record"]
@@ -32,6 +32,8 @@ class IllegalTurn:
     line: int
     column: int
     repeats_turn: int | None = None
+    white_first: bool = False
+    """Whether the game's first turn was White's, which decides whose turn this was."""
 
 
 @dataclass
@@ -64,7 +66,7 @@ def replay(
     """
     if setup is None:
         setup = read_setup(record, rules=rules)
-    game = new_game(setup.rules, setup.size, setup.komi, _button_arg(setup))
+    game = start_game(setup)
     moves = record.moves
     total = len(moves)
     if stop is not None:
@@ -82,7 +84,7 @@ def replay(
             return Replay(
                 setup,
                 game,
-                IllegalTurn(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn),
+                IllegalTurn(number, turn.text, e.reason.value, turn.line, turn.column, e.repeats_turn, e.white_first),
             )
         except InvalidMoveError as e:
             err = RecordError(str(e), turn.line, turn.column)
@@ -96,10 +98,6 @@ def replay(
             err.turns_played = len(moves)
             raise err from None
     return Replay(setup, game, None, complete=len(moves) == total)
-
-
-def _button_arg(setup: GameSetup) -> bool | None:
-    return None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
 
 
 def replay_record(record: Record, turn: int | None = None, *, rules: str | None = None) -> Game:
@@ -124,5 +122,6 @@ def replay_record(record: Record, turn: int | None = None, *, rules: str | None 
     rep = replay(record, rules=rules, stop=turn)
     bad = rep.illegal
     if bad is not None:
-        raise IllegalMoveError(record.turns[bad.turn - 1].move, Reason(bad.reason), bad.turn, bad.repeats_turn)
+        move = record.turns[bad.turn - 1].move
+        raise IllegalMoveError(move, Reason(bad.reason), bad.turn, bad.repeats_turn, white_first=bad.white_first)
     return rep.game

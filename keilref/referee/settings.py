@@ -10,15 +10,17 @@ a new family is checked by whatever limits it registers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from keilref import wording
 from keilref.values import Result, format_number, meant_result
 from keilref.escaping import code_point
-from keilref.errors import ConfigError, RecordError, TagError
+from keilref.errors import ConfigError, PositionError, RecordError, TagError
+from keilref.engine.game import Game, new_game
 from keilref.engine.geometry import split_points
 from keilref.records.record import Record, Tag
+from keilref.records.setup import SETUP_TAG, StartPosition, read_position
 from keilref.records.tagnames import Misspelling, misspelt_tags
 from keilref.records.tags import SETTING_TAGS, Role, names_with
 from keilref.engine.rules import KOMI_LIMIT, KOMI_RE, ButtonRule, RuleSet, all_rules, find_rules
@@ -55,6 +57,23 @@ class GameSetup:
     warnings_at: tuple[tuple[int, int], ...] = ()
     """Line and column each warning points at, in the order of ``warnings``;
     ``(0, 0)`` for one about the whole game (a tag that is missing)."""
+    start: Game | None = field(default=None, compare=False)
+    """The game before its first turn when the record starts from a position
+    (version 3 of the format), checked; ``None`` for the empty board."""
+
+    @property
+    def position(self) -> StartPosition | None:
+        """The position the game starts from, or ``None`` for the empty board."""
+        return None if self.start is None else self.start.start_position
+
+
+def start_game(setup: GameSetup) -> Game:
+    """A new game with ``setup``'s settings, before its first turn: on the
+    empty board, or from the record's position. Every replay starts here."""
+    if setup.start is not None:
+        return setup.start.copy()
+    button = None if find_rules(setup.rules).button is ButtonRule.ABSENT else setup.button
+    return new_game(setup.rules, setup.size, setup.komi, button)
 
 
 def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
@@ -109,7 +128,31 @@ def read_setup(record: Record, *, rules: str | None = None) -> GameSetup:
     removed_tag = record.tag("Removed")
     at = (0, 0) if removed_tag is None else (removed_tag.line, removed_tag.column)
     places += [(0, 0)] * (len(warnings) - len(places))
-    return GameSetup(ruleset.name, size, komi, button, declared, tuple(warnings), removed, at, tuple(places))
+    start = _start(record, ruleset, size, komi, button)
+    return GameSetup(ruleset.name, size, komi, button, declared, tuple(warnings), removed, at, tuple(places), start)
+
+
+def _start(record: Record, ruleset: RuleSet, size: int, komi: float, button: bool) -> Game | None:
+    """The game set up from the record's position, or ``None`` without one.
+    A fault raises :class:`~keilref.errors.TagError` at the point it names, or
+    else at the tag it concerns."""
+    position = read_position(record)
+    if position is None:
+        return None
+    try:
+        return Game.from_position(
+            position,
+            size=size,
+            komi=komi,
+            rules=ruleset.name,
+            button=None if ruleset.button is ButtonRule.ABSENT else button,
+        )
+    except PositionError as e:
+        if e.line:
+            raise TagError(e.message, e.line, e.column) from None
+        tag = record.tag(e.tag) or record.tag(SETUP_TAG)
+        line, column = (0, 0) if tag is None else (tag.line, tag.column)
+        raise TagError(e.message, line, column) from None
 
 
 def _misspelt_setting(record: Record, typo: Misspelling, ruleset: RuleSet, used: dict[str, str]) -> None:
