@@ -194,6 +194,17 @@ CONTRACT: dict[str, Contract] = {
     "Tag": Contract(NOTHING, value_class(keilref.Tag, "x")),
     "Variation": Contract(NOTHING, value_class(keilref.Variation)),
     "Clock": Contract(NOTHING, value_class(keilref.Clock)),
+    "Placed": Contract(NOTHING, value_class(keilref.Placed)),
+    "StartPosition": Contract(
+        VALUE_ERRORS,
+        (
+            *value_class(keilref.StartPosition),
+            lambda v: call(keilref.StartPosition.parse, v),
+            lambda v: call(keilref.StartPosition.parse, "B: a1 W:", to_move=v),
+            lambda v: call(keilref.StartPosition.parse, "B: a1 W:", button_taken=v),
+            lambda v: call(keilref.StartPosition.parse, "B: a1 W:", first_pass=v),
+        ),
+    ),
     "Node": Contract((TypeError, keilref.ConfigError), (lambda v: call(record().tree, rules=v),)),
     "Turn": Contract(
         (TypeError,),
@@ -221,6 +232,7 @@ CONTRACT: dict[str, Contract] = {
     "RecordError": Contract((TypeError,), error_drivers(keilref.RecordError)),
     "RecordSyntaxError": Contract((TypeError,), error_drivers(keilref.RecordSyntaxError)),
     "TagError": Contract((TypeError,), error_drivers(keilref.TagError)),
+    "PositionError": Contract(NOTHING, (lambda v: str(keilref.PositionError(v)),)),
     # Rule sets.
     "RuleSet": Contract(NOTHING, value_class(keilref.RuleSet, "f", "t", 2, 3, 2, False, None, None)),
     "KeilRules": Contract(NOTHING, value_class(keilref.KeilRules, "f", "t", 2, 3, 2, False, None, None, False)),
@@ -242,6 +254,12 @@ CONTRACT: dict[str, Contract] = {
             lambda v: call(game().stone_at, v),
             lambda v: call(game().to_record, v),
             lambda v: call(game().to_record, result=v),
+            lambda v: call(keilref.Game.from_position, v, size=3),
+            lambda v: call(keilref.Game.from_position, "B: a1 W: c3", size=v),
+            lambda v: call(keilref.Game.from_position, "B: a1 W: c3", size=3, rules=v),
+            lambda v: call(keilref.Game.from_position, "B: a1 W: c3", size=3, to_move=v),
+            lambda v: call(keilref.Game.from_position, "B: a1 W: c3", size=3, button_taken=v),
+            lambda v: call(keilref.Game.from_position, "B: a1 W: c3", rules="dehil", size=3, first_pass=v),
         ),
     ),
     "KeilGame": Contract(GAME_RAISES, settings_drivers(keilref.KeilGame)),
