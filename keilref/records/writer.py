@@ -25,6 +25,7 @@ from keilref.errors import wrong_type
 from keilref.records.tags import STANDARD_TAGS
 from keilref.records.limits import MAX_NAG, MAX_VARIATION_DEPTH
 from keilref.records.record import GLYPHS, Comment, DeferredTurns, Record, Tag, Turn, Variation
+from keilref.records.setup import white_first
 
 __all__ = ["LINE_WIDTH", "STANDARD_TAGS", "canonical_tags", "write_record", "write_records"]
 
@@ -95,7 +96,9 @@ def write_records(records: Iterable[Record]) -> str:
 
 
 def _write_moves(out: _Lines, record: Record) -> None:
-    _write_line(out, record.turns, 0)
+    # A record set up with White to move starts at White's turn, numbered 1...
+    first = 1 if white_first(record) else 0
+    _write_line(out, record.turns, first, numbered=first == 1)
     if record.result is not None:
         out.add(record.result)
         for comment in record.result_comments:
