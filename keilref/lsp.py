@@ -92,9 +92,8 @@ _SEVERITY = {
 _NAMES_A_LINE = re.compile(r"\bline \d")
 _STRICT = CheckOptions(strict=True)
 """An editor shows everything --strict would fail, each at its own weight."""
-_TOKEN = re.compile(r"\[[^\]\n]*\]?|[^\s{}()\[\]]+")
-_VALUE_WORD = re.compile(r'[^\s{}()\[\]"]+')
-"""A word inside a tag's value (a point of a ``Setup``): its closing quote is not part of it."""
+_TOKEN = re.compile(r'\[[^\]\n]*\]?|[^\s{}()\[\]"]+')
+"""A tag, or a word: a turn, a result, or a point inside a ``Setup`` value, whose closing quote is not part of it."""
 
 
 @dataclass
@@ -562,11 +561,9 @@ class _DocumentLines:
 def _token_range(lines: _DocumentLines, line: int, column: int) -> lsp.Range:
     """From ``line:column`` to the end of the token there (a whole tag for ``[``)."""
     start = lines.index.offset(line, column)
-    line_start, line_end = lines.index.line_span(line)
-    text = lines.text
-    inside_tag = text.rfind("[", line_start, start) > text.rfind("]", line_start, start)
-    match = (_VALUE_WORD if inside_tag else _TOKEN).match(text, start, line_end)
-    end = match.end() if match is not None and match.end() > start else min(start + 1, len(text))
+    _, line_end = lines.index.line_span(line)
+    match = _TOKEN.match(lines.text, start, line_end)
+    end = match.end() if match is not None and match.end() > start else min(start + 1, len(lines.text))
     return lsp.Range(start=lines.position(start), end=lines.position(end))
 
 
