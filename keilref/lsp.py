@@ -3,7 +3,8 @@
 An editor sees what ``keilref check --strict`` would say, as it types: every
 fault of every game as a diagnostic, in the words SARIF uses
 (:func:`keilref.formats.findings.findings`). Hovering on a turn shows the
-board after it; formatting is ``keilref fmt``'s; code actions fix the faults
+board after it, and on a position's tags (``Setup``...) the board the game
+starts from; formatting is ``keilref fmt``'s; code actions fix the faults
 that have one right answer.
 
 It needs the optional ``pygls`` (``pip install 'keilref[lsp]'``). A document
@@ -705,7 +706,7 @@ def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Hover: the board after a turn, of the main line or of a variation.
+# Hover: the board after a turn, of the main line or of a variation; the set-up position on its tags.
 
 
 def _covers(turn: Turn, shift: int, line: int, column: int) -> bool:
