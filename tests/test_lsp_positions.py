@@ -235,6 +235,21 @@ def test_a_superko_repeat_of_the_set_up_position_points_to_the_setup_tag() -> No
             "the setup position, repeated",
             (5, 0, 5, len(f'[Setup "{KO_SETUP}"]')),
         )
+        # The variation's turn is shown over the board after White took the ko, replayed from the setup.
+        (record,) = keilref.read_games(variation)
+        board = "```\n" + record.replay(turn=1).diagram().rstrip("\n") + "\n```"
+        assert "(O) f" in board and record.replay(turn=0).stone_at("e2") is keilref.Color.BLACK
+        assert await hovered(client, 8, len("1... e1 2. c5 (2. e")) == (
+            "**Illegal**: variation at 9:15: move 2 (Black) e2, turn 2: superko (repeats the setup position)\n"
+            "\n"
+            "The position before it (after turn 1): Black to move\n"
+            "\n"
+            f"{board}\n"
+            "Score so far: Black 29, White 35"
+        )
+        assert await hovered(client, 8, len("1... e")) == (
+            f"**After turn 1**: Black to move\n\n{board}\nScore so far: Black 29, White 35\n\nCaptured by this turn: e2"
+        )
 
     run(body)
 
