@@ -39,6 +39,12 @@ __all__ = [
     "NO_FIRST_PASS",
     "NO_BUTTON",
     "button_not_in_play",
+    "button_state",
+    "first_pass_state",
+    "repeated_position",
+    "setup_fault_hover",
+    "setup_hover",
+    "setup_point",
     "position_tag_not_allowed",
     "setup_triangle",
     "setup_surrounded_pawns",
@@ -285,6 +291,43 @@ NO_BUTTON = "they have no button"
 def button_not_in_play(rules: str) -> str:
     """A ``ButtonTaken`` holder in a game whose button is not in play."""
     return f'the button is not in play in this game (rules {rules!r}, Button "no"): nobody can hold it'
+
+
+def button_state(in_play: bool, holder: Color | None) -> str:
+    """``button taken by Black``, ``button not taken`` or ``button not in play``."""
+    if not in_play:
+        return "button not in play"
+    return "button not taken" if holder is None else f"button taken by {holder.name.capitalize()}"
+
+
+def first_pass_state(player: Color | None) -> str:
+    """Who passed first, in Dehil: ``first pass: White``, or ``first pass: nobody yet``."""
+    return f"first pass: {'nobody yet' if player is None else player.name.capitalize()}"
+
+
+def setup_hover(state: str, *more: str) -> str:
+    """The set-up position as the editor's hover titles it (Markdown), with
+    where play stands (:func:`play_state`) and what else the tags say of it:
+    ``**The set-up position**: White to move; button taken by Black``."""
+    return "; ".join((f"**The set-up position**: {state}", *more))
+
+
+def setup_fault_hover(message: str) -> str:
+    """The hover on a position's tags where the game cannot be set up."""
+    return f"**The set-up position** cannot be set up: {message}"
+
+
+def setup_point(token: str, player: Color, piece: str) -> str:
+    """A point of a ``Setup`` as the editor's hover names it (Markdown):
+    ``**K@c3**: a White king of the set-up position``."""
+    return f"**{token}**: a {player.name.capitalize()} {piece} of the set-up position"
+
+
+def repeated_position(turn: int) -> str:
+    """What a superko's repeated position is, where the editor points at it:
+    ``the position after turn 29, repeated``, or ``the setup position, repeated``
+    (turn 0, the position the record starts from)."""
+    return "the setup position, repeated" if turn == 0 else f"the position after turn {turn}, repeated"
 
 
 def _cut(value: str, limit: int = 40) -> str:
