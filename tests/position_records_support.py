@@ -68,3 +68,18 @@ e3, e4 and e5 White's alone: 3 territory each; column c touches both
 FINISHED_WHITE_FIRST = FINISHED.replace('[ButtonTaken "Black"]\n', '[ButtonTaken "Black"]\n[ToMove "White"]\n').replace(
     "1. pass pass", "1... pass pass"
 )
+
+TIMED = """\
+[Rules "keil"]
+[Size "3"]
+[Komi "0"]
+[Button "yes"]
+[Setup "B: a1 b1 W: c3"]
+[ToMove "White"]
+[TimeControl "60"]
+[Result "*"]
+
+1... b2 {[%clk 0:00:59]} 2. c1 {[%clk 0:00:58]} 2... c2 {[%clk 0:01:05]} *
+"""
+"""The problem's solution with clocks: White's first, Black's, then White's
+risen past its base (a warning)."""

@@ -20,6 +20,7 @@ from position_records_support import (
     PROBLEM_SOLUTION,
     PROBLEM_START,
     REFUTATION,
+    TIMED,
 )
 
 import keilref
@@ -379,28 +380,16 @@ def test_the_viewer_gives_a_white_first_clock_to_white(tmp_path: Path) -> None:
 
 # --- clocks ----------------------------------------------------------------------
 
-_TIMED = """\
-[Rules "keil"]
-[Size "3"]
-[Komi "0"]
-[Button "yes"]
-[Setup "B: a1 b1 W: c3"]
-[ToMove "White"]
-[TimeControl "60"]
-[Result "*"]
-
-1... b2 {[%clk 0:00:59]} 2. c1 {[%clk 0:00:58]} 2... c2 {[%clk 0:01:05]} *
-"""
 
 
 def test_show_gives_each_clock_to_its_player(tmp_path: Path) -> None:
-    game = _write(tmp_path, _TIMED)
+    game = _write(tmp_path, TIMED)
     assert run("show", "--turn", "1", game).stdout.splitlines()[-1] == "clocks: Black no clock yet, White 0:00:59"
     assert run("show", "--turn", "2", game).stdout.splitlines()[-1] == "clocks: Black 0:00:58, White 0:00:59"
 
 
 def test_the_clock_checks_and_time_used_of_a_white_first_record() -> None:
-    (verdict,) = keilref.check_text(_TIMED)
+    (verdict,) = keilref.check_text(TIMED)
     assert verdict.warnings == (
         "move 2 (White) c2, turn 3: clock rises from 0:00:59 to 0:01:05, more than the increments since (0:00:00)",
     )
