@@ -26,9 +26,9 @@ PROBLEM = """\
 [Size "3"]
 [Komi "0"]
 [Button "yes"]
+[Result "*"]
 [Setup "B: a1 b1 W: c3"]
 [ToMove "White"]
-[Result "*"]
 
 1... b2 {captures a1} (1... a2? 2. b2 {Black links a1 and b1}) 2. c1 2... c2 *
 """
@@ -54,9 +54,9 @@ FINISHED = """\
 [Size "3"]
 [Komi "0"]
 [Button "yes"]
+[Result "B+0.5"]
 [Setup "B: b1 b2 b3 b4 W: d2 d3 d4 d5"]
 [ButtonTaken "Black"]
-[Result "B+0.5"]
 
 1. pass pass B+0.5
 """
@@ -74,10 +74,10 @@ TIMED = """\
 [Size "3"]
 [Komi "0"]
 [Button "yes"]
+[Result "*"]
 [Setup "B: a1 b1 W: c3"]
 [ToMove "White"]
 [TimeControl "60"]
-[Result "*"]
 
 1... b2 {[%clk 0:00:59]} 2. c1 {[%clk 0:00:58]} 2... c2 {[%clk 0:01:05]} *
 """

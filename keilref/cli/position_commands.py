@@ -302,7 +302,11 @@ def show(
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
 ) -> None:
-    """Draw the position after a turn (by default, the end) of the game or of one of its variations."""
+    """Draw the position after a turn (by default, the end) of the game or of one of its variations.
+
+    --turn 0 draws the board before the first turn: empty, or the position a
+    Setup tag gives, with who is to move and who holds the button.
+    """
     with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
         seen = _shown(file, game, turn, line, rules, encoding)
@@ -357,7 +361,11 @@ def score(
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
 ) -> None:
-    """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
+    """Count the position after a turn (by default, the end): stones, territory, komi, button, result.
+
+    For a game set up from a position (a Setup tag), --turn 0 counts the setup
+    itself, as if the game ended there: a finished board, scored.
+    """
     with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
         seen = _shown(file, game, turn, line, rules, encoding)
