@@ -121,6 +121,26 @@ def test_show_turn_0_draws_the_setup(tmp_path: Path) -> None:
     )
 
 
+def test_show_turn_0_says_who_holds_the_button_and_who_moves(tmp_path: Path) -> None:
+    game = _write(tmp_path, FINISHED_WHITE_FIRST)
+    result = run("show", "--turn", "0", game)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1:] == [
+        " 5    . O .",
+        " 4   X . O .",
+        " 3  . X . O .",
+        " 2   . X . O  e",
+        " 1    . X .  d",
+        "       a b c",
+        "last turn: none, the setup position",
+        "captured: by Black 0, by White 0",
+        "button: taken by Black",
+        "to move: White",
+    ]
+    (line,) = [ln for ln in run("legal", "--turn", "0", game).stdout.splitlines() if ln.endswith("to move")]
+    assert line == "White to move"
+
+
 def test_show_on_the_empty_board_says_no_more_than_before(tmp_path: Path) -> None:
     game = _write(tmp_path, '[Rules "keil"]\n[Size "3"]\n[Komi "0"]\n[Button "yes"]\n\n1. b2 *\n')
     result = run("show", "--turn", "0", game)
