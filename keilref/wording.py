@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the types only: every stage imports this module
 __all__ = [
     "GAME_NOT_ENDED",
     "NO_TURN_YET",
+    "SETUP_POSITION",
     "SETUP_NO_TURN",
     "SETUP_COUNTED",
     "played",
@@ -224,9 +225,11 @@ def last_turn(turn: int, token: str, white_first: bool = False) -> str:
     return f"last turn: {turn} {played(turn, token, white_first)}"
 
 
+SETUP_POSITION = "the setup position"
+"""The position a record's ``Setup`` tag gives, before the first turn."""
 NO_TURN_YET = "no turn yet"
 """A board's caption before the first turn, on the empty board."""
-SETUP_NO_TURN = "the setup position, no turn yet"
+SETUP_NO_TURN = f"{SETUP_POSITION}, {NO_TURN_YET}"
 """A board's caption before the first turn of a game set up from a position."""
 
 
@@ -241,14 +244,14 @@ def viewer_start(from_position: bool) -> str:
     return f"start: {no_turn_yet(from_position)}"
 
 
-SETUP_COUNTED = "this counts the setup position as if the game ended there"
+SETUP_COUNTED = f"this counts {SETUP_POSITION} as if the game ended there"
 """``score --turn 0`` of a game set up from a position: the count of the setup itself."""
 
 
 def last_turn_none(from_position: bool) -> str:
     """``show``'s line for the last turn before the first: ``last turn: none``
     (``last turn: none, the setup position`` for a game set up from one)."""
-    return "last turn: none, the setup position" if from_position else "last turn: none"
+    return f"last turn: none, {SETUP_POSITION}" if from_position else "last turn: none"
 
 
 def illegal_turn(
