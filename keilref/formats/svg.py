@@ -232,9 +232,10 @@ def before_last_turn(game: Game) -> Game:
 def captured_colours(game: Game) -> dict[str, Color]:
     """The colour each stone the last turn captured had.
 
-    Replayed from the start where the moves lead to this very position; a
-    game set up from a diagram does not, and there the captured stones are
-    taken to be the other side's, as they always are outside Yugo.
+    Replayed from the game's start (the empty board, or the position it was
+    set up from) where the moves lead to this very position; a game whose
+    board was drawn from a diagram does not, and there the captured stones
+    are taken to be the other side's, as they always are outside Yugo.
     """
     guess = {name: game.to_move for name in game.last_captured}
     try:
