@@ -175,6 +175,17 @@ def test_show_a_refutation_of_a_white_first_record(tmp_path: Path) -> None:
     assert lines[7] == "last turn: 1 a2 (White)"
     result = run("show", "--line", REFUTATION, game)
     assert result.stdout.splitlines()[7:9] == ["last turn: 2 b2 (Black)", "comment: Black links a1 and b1"]
+    # Where the refutation branches, before its first turn: the set-up position.
+    result = run("show", "--line", REFUTATION, "--turn", "0", game)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[5:] == [
+        " 1    X X .  d",
+        "       a b c",
+        "last turn: none, the setup position",
+        "captured: by Black 0, by White 0",
+        "button: not taken",
+        "to move: White",
+    ]
 
 
 def test_an_illegal_first_turn_of_a_white_first_record_names_white(tmp_path: Path) -> None:
