@@ -3,7 +3,9 @@ real Chromium (see browser_support.py): it opens at turn 0 on the set-up
 stones, and steps forward and back through the solution (the main line) and
 through the refutation (a variation), the stones on the board checked at
 every step, and each turn labelled with its player and its White-first move
-number."""
+number. Every problem of the collection in records/problems/, once there is
+one, is stepped through too: each frame of each line against the referee's
+replay of it."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_support import run
+from cli_support import ROOT, run
 from position_records_support import (
     PROBLEM,
     PROBLEM_REFUTATION,
@@ -23,6 +25,7 @@ from position_records_support import (
 
 import keilref
 from keilref.formats import svg
+from keilref.referee.lines import Node, find_line, variation_places
 
 _BOARD = keilref.Game(size=3)
 _AT = {(round(x, 2), round(y, 2)): name for (x, y), name in zip(svg.layout_for(_BOARD).xy, _BOARD.points())}
@@ -192,3 +195,62 @@ def test_the_clocks_of_a_white_first_game_are_the_ones_show_prints(
         "clocks: Black 0:00:58, White 0:00:59",
         "clocks: Black 0:00:58, White 0:01:05",
     ]
+
+
+PROBLEMS = ROOT / "records" / "problems"
+
+
+def _problem_files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The problem above, and every problem of the collection in records/problems/ (if there is one)."""
+    fixture = tmp_path_factory.mktemp("problems") / "problem.keil"
+    fixture.write_text(PROBLEM, encoding="utf-8")
+    collection = sorted(PROBLEMS.glob("*.keil")) if PROBLEMS.is_dir() else []
+    return [fixture, *collection]
+
+
+def _stones_of(game: keilref.Game) -> dict[str, str]:
+    return {p: "b" if c is keilref.Color.BLACK else "w" for p in game.points() if (c := game.stone_at(p)) is not None}
+
+
+def _line_nodes(root: Node, place: str) -> list[Node]:
+    """The positions a line's frames show after its branch: its first turn's on."""
+    first = find_line(root, place)
+    return [first, *first.mainline()]
+
+
+def test_every_position_of_every_problem_is_the_referees(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """For each problem file (game 1), every frame of the main line and of each
+    variation shows the stones the referee's replay of that line has."""
+    for path in _problem_files(tmp_path_factory):
+        record = keilref.read_game(path.read_text(encoding="utf-8"))
+        assert record.setup is not None, path
+        out = tmp_path_factory.mktemp("problem-report") / "report.html"
+        assert run("check", "--format", "html", "-o", str(out), str(path)).exit_code in (0, 1)
+        root = record.tree()
+        start = root.game()
+        at = {(round(x, 2), round(y, 2)): name for (x, y), name in zip(svg.layout_for(start).xy, start.points())}
+        places = ["main", *(f"{line}:{column}" for line, column in variation_places(root))]
+        for place in places:
+            nodes = _line_nodes(root, place)
+            branch = nodes[0].ply - 1
+            expected = {branch: _stones_of(nodes[0].parent.game() if nodes[0].parent else start)}
+            for node in nodes:
+                try:
+                    expected[node.ply] = _stones_of(node.game())
+                except keilref.KeilrefError:
+                    break  # an illegal turn ends what the viewer steps through
+            for turn, stones in expected.items():
+                browser.get("about:blank")
+                browser.get(f"{out.as_uri()}#game=1&line={place}&turn={turn}")
+                v = Viewer(browser)
+                # A game without variations has no line to name: its viewer is the main line's.
+                assert v.turn == turn and (place == "main" or v.line == place), (path.name, place, turn)
+                found = v.root.find_elements(v.by.CSS_SELECTOR, ".viewer-layer circle.stone")
+                drawn = {
+                    at[(round(float(c.get_attribute("cx")), 2), round(float(c.get_attribute("cy")), 2))]:
+                    c.get_attribute("class").split()[1][0]
+                    for c in found
+                }
+                assert drawn == stones, (path.name, place, turn)
