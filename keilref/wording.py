@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from keilref.values import Color, Reason, ResultKind
+from keilref.values import Color, Reason, ResultKind, move_number, turn_player
 
 if TYPE_CHECKING:  # the types only: every stage imports this module
     from keilref.engine.game import Game
@@ -23,6 +23,15 @@ if TYPE_CHECKING:  # the types only: every stage imports this module
 
 __all__ = [
     "GAME_NOT_ENDED",
+    "NO_TURN_YET",
+    "SETUP_POSITION",
+    "SETUP_NO_TURN",
+    "SETUP_COUNTED",
+    "played",
+    "last_turn",
+    "last_turn_none",
+    "no_turn_yet",
+    "viewer_start",
     "NO_CLOCK",
     "COMMENT_LABEL",
     "REASONS",
@@ -203,9 +212,52 @@ def turn_name(turn: int, token: str, white_first: bool = False) -> str:
     ``move 16 (Black) e2, turn 31``. Black plays the odd turns, unless the
     record starts from a position with White to move (``white_first``): its
     first turn is White's, numbered ``1...``."""
-    index = turn - 1 + white_first
-    colour = "Black" if index % 2 == 0 else "White"
-    return f"move {index // 2 + 1} ({colour}) {token}, turn {turn}"
+    number = move_number(turn, white_first).rstrip(".")
+    return f"move {number} ({_mover_name(turn, white_first)}) {token}, turn {turn}"
+
+
+def _mover_name(turn: int, white_first: bool) -> str:
+    return turn_player(turn, white_first).name.capitalize()
+
+
+def played(turn: int, token: str, white_first: bool = False) -> str:
+    """A turn with its player, as a viewer labels it: ``b2 (White)``."""
+    return f"{token} ({_mover_name(turn, white_first)})"
+
+
+def last_turn(turn: int, token: str, white_first: bool = False) -> str:
+    """The turn a picture shows last, as ``show`` and a board's caption say it:
+    ``last turn: 18 e3 (White)`` (the turn as the referee counts it)."""
+    return f"last turn: {turn} {played(turn, token, white_first)}"
+
+
+SETUP_POSITION = "the setup position"
+"""The position a record's ``Setup`` tag gives, before the first turn."""
+NO_TURN_YET = "no turn yet"
+"""A board's caption before the first turn, on the empty board."""
+SETUP_NO_TURN = f"{SETUP_POSITION}, {NO_TURN_YET}"
+"""A board's caption before the first turn of a game set up from a position."""
+
+
+def no_turn_yet(from_position: bool) -> str:
+    """What a picture says before the first turn: ``no turn yet``, or that the
+    board is the record's set-up position."""
+    return SETUP_NO_TURN if from_position else NO_TURN_YET
+
+
+def viewer_start(from_position: bool) -> str:
+    """A viewer's words for the position before the first turn."""
+    return f"start: {no_turn_yet(from_position)}"
+
+
+SETUP_COUNTED = f"this counts {SETUP_POSITION} as if the game ended there"
+"""``score --turn 0`` of a game set up from a position: the count of the setup itself."""
+
+
+def last_turn_none(from_position: bool) -> str:
+    """``show``'s line for the last turn before the first: ``last turn: none``
+    (``last turn: none, the setup position`` for a game set up from one)."""
+    return f"last turn: none, {SETUP_POSITION}" if from_position else "last turn: none"
 
 
 def illegal_turn(
@@ -388,11 +440,11 @@ def line_title(at: Place | None) -> str:
     return "main line" if at is None else f"variation at {at[0]}:{at[1]}"
 
 
-def line_choice(at: Place | None, turn: int, token: str) -> str:
+def line_choice(at: Place | None, turn: int, token: str, white_first: bool = False) -> str:
     """A line offered at a turn with alternatives, by its turn there as a
-    record numbers it: ``variation at 8:25: 12... a1``, ``main line: 13. d4``."""
-    number = f"{(turn + 1) // 2}." if turn % 2 == 1 else f"{turn // 2}..."
-    return f"{line_title(at)}: {number} {token}"
+    record numbers it: ``variation at 8:25: 12... a1``, ``main line: 13. d4``
+    (a White-first game's first turn is ``1...``)."""
+    return f"{line_title(at)}: {move_number(turn, white_first)} {token}"
 
 
 def back_to(at: Place | None) -> str:
