@@ -320,6 +320,15 @@ def turns_do_not_replay(fault: str, from_position: bool) -> str:
 POSITION_NOT_REACHED = "its turns, replayed from where its record starts, do not lead to its position"
 
 
+def from_a_position(games: int) -> str:
+    """``stats``' count of the games that start from a position."""
+    plural = "" if games == 1 else "s"
+    return (
+        f"from a position: {games:,} game{plural} (counted in every column but the turns, "
+        "since the turns before a position are not in its record)"
+    )
+
+
 def _cut(value: str, limit: int = 40) -> str:
     return value if len(value) <= limit else value[: limit - 3] + "..."
 
