@@ -329,6 +329,14 @@ def from_a_position(games: int) -> str:
     )
 
 
+def export_from_position(tag: str) -> str:
+    """``export`` refusing a game that starts from a position."""
+    return (
+        f"the game starts from a position (its {tag} tag), and the abstract_games server has no setups: "
+        "its games start from the empty board"
+    )
+
+
 def _cut(value: str, limit: int = 40) -> str:
     return value if len(value) <= limit else value[: limit - 3] + "..."
 
