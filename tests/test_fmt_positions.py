@@ -15,10 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import keilref
 from cli_support import run
+from keilref import StartPosition
 from keilref.cli import EXIT_OK
+from keilref.records.setup import canonical_setup
 
 KEIL = """[ToMove "White"]
 [Komi "0"]
@@ -244,3 +248,41 @@ def test_the_library_writes_what_fmt_writes() -> None:
         assert again.setup is not None and record.setup is not None
         assert again.setup.tags() == record.setup.tags()
         assert set(again.setup.stones()) == set(record.setup.stones())
+
+
+_TOKENS = st.tuples(
+    st.sampled_from(["", "K@", "P@"]),
+    st.sampled_from("abcdeABCDE"),
+    st.integers(1, 12),
+)
+
+
+@given(
+    black=st.lists(_TOKENS, max_size=6),
+    white=st.lists(_TOKENS, max_size=6),
+    space=st.sampled_from([" ", "  ", " \t", "\t"]),
+)
+@settings(max_examples=200, deadline=None)
+def test_a_setup_that_reads_is_spelt_once_and_means_the_same(
+    black: list[tuple[str, str, int]], white: list[tuple[str, str, int]], space: str
+) -> None:
+    """Any spelling of a position (case, order, spaces, ``P@`` for a pawn)
+    gives one canonical spelling, which is its own, of the same stones."""
+    words = lambda tokens: [f"{prefix}{letter}{number}" for prefix, letter, number in tokens]  # noqa: E731
+    value = space.join(["B:", *words(black), "W:", *words(white)])
+    canonical = canonical_setup(value)
+    assert canonical_setup(canonical) == canonical
+    stones = lambda text: sorted((c, p.point, p.king) for c, p in StartPosition.parse(text).stones())  # noqa: E731
+    assert stones(canonical) == stones(value)
+    assert canonical.startswith("B:") and " W:" in canonical and "  " not in canonical and canonical == canonical.strip()
+
+
+@given(st.text(alphabet="BW: @Kab12\t-", max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_a_setup_that_does_not_read_is_kept_as_written(value: str) -> None:
+    try:
+        StartPosition.parse(value)
+    except keilref.TagError:
+        assert canonical_setup(value) == value
+    else:
+        assert canonical_setup(canonical_setup(value)) == canonical_setup(value)

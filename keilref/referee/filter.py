@@ -118,7 +118,7 @@ class GameFacts:
     verdict: Verdict
     tags: tuple[tuple[str, str], ...]
     identity: str | None
-    """Rule set, size and turns, for duplicates; ``None`` for a game that cannot be parsed."""
+    """Rule set, size, position and turns, for duplicates; ``None`` for a game that cannot be parsed."""
     text: bytes | None = None
     """For a match of the abstract_games server, its record as ``.keil`` text:
     what is written of it, since its own bytes are JSON."""
