@@ -382,6 +382,56 @@ def repeated_position(turn: int) -> str:
     return "the setup position, repeated" if turn == 0 else f"the position after turn {turn}, repeated"
 
 
+def tag_disagrees_with_game(name: str, written: str, value: str | None) -> str:
+    """A tag given for a game's record that says otherwise than the game
+    (``value`` is the game's; ``None`` for a position tag of a game that
+    starts from the empty board)."""
+    if value is None:
+        return (
+            f"tag {name} {written!r} disagrees with the game, which starts from the empty board "
+            "with Black to move"
+        )
+    return f"tag {name} {written!r} disagrees with the game, which has {value!r}"
+
+
+def game_not_written(why: str) -> str:
+    """``Game.to_record`` refusing a game its record would not replay."""
+    return f"this game cannot be written as a record: {why}"
+
+
+def diagram_not_a_setup(fault: str) -> str:
+    """A diagram's position that no record's ``Setup`` could give."""
+    return f"the position it was set up from cannot be a record's Setup ({fault})"
+
+
+def turns_do_not_replay(fault: str, from_position: bool) -> str:
+    """A game's turns that its record would not replay (from its Setup, whose
+    position the player who does not move first may not recreate)."""
+    if from_position:
+        return f"its turns do not replay from its position as a record's Setup gives it ({fault})"
+    return f"its turns do not replay ({fault})"
+
+
+POSITION_NOT_REACHED = "its turns, replayed from where its record starts, do not lead to its position"
+
+
+def from_a_position(games: int) -> str:
+    """``stats``' count of the games that start from a position."""
+    plural = "" if games == 1 else "s"
+    return (
+        f"from a position: {games:,} game{plural} (counted in every column but the turns, "
+        "since the turns before a position are not in its record)"
+    )
+
+
+def export_from_position(tag: str) -> str:
+    """``export`` refusing a game that starts from a position."""
+    return (
+        f"the game starts from a position (its {tag} tag), and the abstract_games server has no setups: "
+        "its games start from the empty board"
+    )
+
+
 def _cut(value: str, limit: int = 40) -> str:
     return value if len(value) <= limit else value[: limit - 3] + "..."
 

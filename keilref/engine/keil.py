@@ -345,7 +345,11 @@ class KeilGame(BoardGame):
             # Each placement is tried on the board and taken back: the
             # suicide rule and superko are the kernel's, as in play.
             captured: list[int] = []
-            if place(b, cells, self._marks, self._adj, p, c, captured) and not self._repeats(p, captured):
+            if (
+                place(b, cells, self._marks, self._adj, p, c, captured)
+                and not self._repeats(p, captured)
+                and not self._repeats_start(p, captured)
+            ):
                 legal.append(names[p])
             take_back(b, cells, p, captured, 3 - c)
         if self.button_in_play and not self._holder:
