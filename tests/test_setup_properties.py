@@ -1,0 +1,460 @@
+"""Property tests: play from a set-up position against the literal references.
+
+A random game is played on the engine and the reference side by side (every
+turn tried -- legal or not -- is decided by both and kept with its decision).
+It is then cut at a random turn: the position there becomes a setup (stones,
+Yugo kings, who moves, who holds the button, Dehil's first pass), and the
+turns tried after the cut are tried again on ``Game.from_position`` and on
+the reference started from the same setup, and compared with each other and
+with the whole game. They must get the same decisions (the reason, the turn
+a superko refusal repeats, counted from the setup), the same captures, the
+same end and the same score -- except where the record format says a
+position differs from the game that led to it ("Superko from a position"):
+
+(a) the history before the cut is unknown, so a turn whose only repeated
+    position is from before the cut is legal from the setup;
+(b) the setup position is the one left by the player who does not move
+    first (turn 0), so that player may not recreate it; the player who moves
+    first may.
+
+The cut game is also written as a record (the position's tags, then the
+turns, numbered from ``1...`` when White moves first, ending at an illegal
+turn now and then) and checked by the referee, which must say what the
+engine from the setup says.
+
+A cut is never made between two passes (the second would end a whole game
+whose first pass the setup knows nothing of: Dehil's ``FirstPass`` says who
+passed first, not that the last turn was a pass), nor, under ``yugo``, once
+play has stopped (the setup starts a fresh stretch of play).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+for _path in (Path(__file__).resolve().parent.parent, Path(__file__).resolve().parent):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+import reference as RK  # noqa: E402
+import reference_dehil as RD  # noqa: E402
+import reference_yugo as RY  # noqa: E402
+import test_reference as TK  # noqa: E402
+import test_reference_dehil as TD  # noqa: E402
+import test_reference_yugo as TY  # noqa: E402
+
+from keilref import Color, Game, IllegalMoveError, KeilGame, Status, check_text  # noqa: E402
+from keilref.engine.dehil import DehilGame  # noqa: E402
+from keilref.engine.yugo import YugoGame  # noqa: E402
+
+PLAYER = {RK.BLACK: "Black", RK.WHITE: "White"}
+COLOR = {RK.BLACK: Color.BLACK, RK.WHITE: Color.WHITE}
+
+
+# --- what a whole game leaves for its cuts ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One turn tried in the whole game, with the reference's decision."""
+
+    move: str
+    before: int
+    """Legal turns played before it."""
+    reason: str | None
+    repeats_turn: int | None = None
+    captured: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The state after some number of legal turns: what a setup is made of."""
+
+    board: dict[str, Any]
+    to_move: int
+    holder: int | None
+    """Who took the button (Dehil: who passed first)."""
+    last: str | None
+    """The last legal turn (``None`` at the start)."""
+
+
+@dataclass
+class WholeGame:
+    rules: str
+    size: int
+    komi: float
+    button: bool
+    tried: list[Tried] = field(default_factory=list)
+    snapshots: list[Snapshot] = field(default_factory=list)
+    no_cut_from: int | None = None
+    """Yugo: the number of legal turns at which play first stopped."""
+    score: tuple[float, float] = (0, 0)
+    is_over: bool = False
+
+    def cuts(self) -> list[int]:
+        """Where the game may be cut (see the module's docstring)."""
+        n = len(self.snapshots)
+        out = []
+        for k in range(n if self.no_cut_from is None else self.no_cut_from):
+            if self.snapshots[k].last == "pass":
+                if (k + 1 < n and self.snapshots[k + 1].last == "pass") or (k + 1 == n and self.is_over):
+                    continue
+            out.append(k)
+        return out
+
+
+def setup_text(rng: random.Random, board: dict[str, Any]) -> str:
+    """The ``Setup`` value for ``board``, each list in a random order (the
+    reader must not care); Yugo kings as ``K@``."""
+    lists: dict[int, list[str]] = {RK.BLACK: [], RK.WHITE: []}
+    for point, piece in board.items():
+        if isinstance(piece, tuple):
+            lists[piece[0]].append(("K@" if piece[1] == RY.KING else "") + point)
+        elif piece:
+            lists[piece].append(point)
+    for points in lists.values():
+        rng.shuffle(points)
+    return f"B: {' '.join(lists[RK.BLACK])} W: {' '.join(lists[RK.WHITE])}"
+
+
+def record_text(
+    game: WholeGame,
+    setup: str,
+    start: Snapshot,
+    tokens: list[str],
+    result: str,
+    rng: random.Random,
+) -> str:
+    """The cut game as a record of format version 3."""
+    tags = [("Rules", game.rules), ("Size", str(game.size)), ("Komi", f"{game.komi:g}")]
+    if game.rules != "dehil":
+        tags.append(("Button", "yes" if game.button else "no"))
+    tags.append(("Setup", setup))
+    if start.to_move == RK.WHITE or rng.random() < 0.3:
+        tags.append(("ToMove", PLAYER[start.to_move]))
+    half_point_tag = "FirstPass" if game.rules == "dehil" else "ButtonTaken"
+    if start.holder is not None:
+        tags.append((half_point_tag, PLAYER[start.holder]))
+    elif rng.random() < 0.3 and (game.button or game.rules == "dehil"):
+        tags.append((half_point_tag, "no"))
+    tags.append(("Result", result))
+    head = "".join(f'[{name} "{value}"]\n' for name, value in tags)
+    numbered = rng.random() < 0.5
+    words = []
+    for i, token in enumerate(tokens):
+        # Turn i (from 0) of the record; a White-first record's turn 0 is move 1... .
+        half = i + (start.to_move == RK.WHITE)
+        if numbered and (half % 2 == 0 or i == 0):
+            words.append(f"{half // 2 + 1}{'.' if half % 2 == 0 else '...'}")
+        words.append(token)
+    return f"{head}\n{' '.join([*words, result])}\n"
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the engine from the setup says of a record's turns."""
+
+    illegal: IllegalMoveError | None
+    turns: int
+    ended: bool
+    score: tuple[float, float]
+    result: str | None
+
+
+def wrong_result(result: str) -> str:
+    """A score result that is not ``result``."""
+    return "W+100" if result.startswith("B+") else "B+100"
+
+
+def assert_record_agrees(game: WholeGame, setup: str, start: Snapshot, tokens: list[str], new_game: Callable[[], Game], rng: random.Random, stats: Counter[str]) -> None:
+    """The referee, given the cut game as a record, says what the engine from the setup says."""
+    eng = new_game()
+    illegal = None
+    for token in tokens:
+        try:
+            eng.play(token)
+        except IllegalMoveError as error:
+            illegal = error
+            break
+    ended = eng.is_final if isinstance(eng, YugoGame) else eng.is_over
+    ended = ended or (eng.is_over and illegal is None)
+    score = eng.score()
+    # An illegal record has no computed result, as from the empty board.
+    computed = str(score.result) if ended and illegal is None else None
+    roll = rng.random()
+    if illegal is not None:
+        result, status = "*", Status.ILLEGAL
+    elif roll < 0.6:
+        result, status = (computed, Status.OK) if computed else ("*", Status.UNFINISHED)
+    else:
+        result, status = wrong_result(computed or "B+1"), Status.MISMATCH
+    text = record_text(game, setup, start, tokens, result, rng)
+    (verdict,) = check_text(text)
+    assert verdict.status is status, (text, verdict)
+    stats[f"record {status.value}"] += 1
+    assert verdict.error is None, text
+    if illegal is not None:
+        assert verdict.illegal is not None, text
+        assert verdict.illegal.turn == illegal.turn == eng.turn + 1, text
+        assert verdict.illegal.reason == illegal.reason.value, text
+        assert verdict.illegal.repeats_turn == illegal.repeats_turn, text
+        assert verdict.illegal.point == tokens[eng.turn], text
+        assert verdict.illegal.white_first is (start.to_move == RK.WHITE), text
+        if illegal.repeats_turn == 0:
+            stats["record refuses a repeat of the setup position"] += 1
+    else:
+        assert verdict.illegal is None, text
+        assert verdict.turns == len(tokens), text
+    assert verdict.computed == computed, text
+    assert verdict.score is not None
+    assert (verdict.score.black, verdict.score.white) == (score.black, score.white), text
+
+
+# --- keil and keil-2019 -----------------------------------------------------------------------
+
+
+def keil_snapshot(ref: RK.RefKeil, last: str | None) -> Snapshot:
+    return Snapshot(dict(ref.board), ref.to_move, ref.holder, last)
+
+
+def keil_whole_game(rng: random.Random, size: int, rules: str, komi: float, button: bool, max_turns: int) -> WholeGame:
+    """A random game (the driver of ``test_reference.play_long_game``), every turn tried kept."""
+    eng, ref = TK.new_pair(size, rules, komi, button)
+    game = WholeGame(rules, size, komi, button, snapshots=[keil_snapshot(ref, None)])
+    fill_until = rng.randrange(0, 120)
+
+    def attempt(move: str) -> RK.Verdict:
+        before = ref.turn
+        verdict = TK.step(eng, ref, move)
+        game.tried.append(Tried(move, before, verdict.reason, verdict.repeats_turn, verdict.captured))
+        if verdict.reason is None:
+            game.snapshots.append(keil_snapshot(ref, move))
+        return verdict
+
+    while not ref.is_over and ref.turn < max_turns:
+        button_available = ref.button_in_play and not ref.button_taken
+        if button_available and rng.random() < 0.05:
+            attempt("button")
+            continue
+        roll = rng.random()
+        if roll < 0.03 and ref.occupied_points():
+            attempt(rng.choice(ref.occupied_points()))
+        elif roll < 0.04:
+            attempt(rng.choice(TK.off_board_names(size)))
+        elif roll < 0.06:
+            attempt("pass" if button_available else "button")
+            continue
+        eyes = set()
+        if ref.turn >= fill_until:
+            eyes = {p for t in eng.territories() if t.owner is COLOR[ref.to_move] and len(t.points) == 1 for p in t.points}
+        candidates = [p for p in ref.empty_points() if p not in eyes]
+        rng.shuffle(candidates)
+        for point in candidates:
+            if attempt(point).reason is None:
+                break
+        else:
+            attempt("button" if button_available else "pass")
+    if ref.is_over:
+        attempt("pass")
+    black, white, _ = ref.score()
+    game.score, game.is_over = (black, white), ref.is_over
+    return game
+
+
+def keil_from_setup(game: WholeGame, start: Snapshot, setup: str) -> tuple[KeilGame, RK.RefKeil]:
+    eng = Game.from_position(
+        setup,
+        size=game.size,
+        komi=game.komi,
+        rules=game.rules,
+        button=game.button,
+        to_move=COLOR[start.to_move],
+        button_taken="no" if start.holder is None else COLOR[start.holder],
+    )
+    assert isinstance(eng, KeilGame)
+    ref = RK.RefKeil(
+        game.size, game.komi, game.rules, game.button, board=start.board, to_move=start.to_move, holder=start.holder, setup=True
+    )
+    TK.assert_same_state(eng, ref)
+    assert eng.turn == 0 and eng.moves == ()
+    return eng, ref
+
+
+@dataclass
+class Tail:
+    """The cut game replayed from its setup."""
+
+    played: list[str] = field(default_factory=list)
+    refused: list[tuple[int, str]] = field(default_factory=list)
+    """Each turn refused from the setup: ``(turns played before it, move)``."""
+    setup_repeats: list[tuple[int, str]] = field(default_factory=list)
+    """The refused turns that repeat the setup position."""
+    diverged: bool = False
+
+
+def replay_keil_tail(game: WholeGame, k: int, eng: KeilGame, ref: RK.RefKeil, stats: Counter[str]) -> Tail:
+    tail = Tail()
+    start = ref.position_of(ref.board, ref.button_taken)
+    for tried in game.tried:
+        if tried.before < k:
+            continue
+        mover = ref.to_move
+        verdict = TK.step(eng, ref, tried.move)  # the engine from the setup agrees with the reference from it
+        if verdict.reason is None:
+            tail.played.append(tried.move)
+            if tried.move not in ("pass", "button") and mover == start_mover(ref) and ref.history[-1][2] == start:
+                stats["the first player recreates the setup position"] += 1
+        else:
+            tail.refused.append((len(tail.played), tried.move))
+            if verdict.repeats_turn == 0:
+                tail.setup_repeats.append(tail.refused[-1])
+        if tail.diverged:
+            continue
+        if tried.reason == RK.SUPERKO and tried.repeats_turn is not None and tried.repeats_turn < k:
+            # (a) the only positions it repeats are from before the cut: unknown to the setup.
+            assert verdict.reason is None, tried
+            stats["a repeat of the history before the cut is legal"] += 1
+            stats["... by the player who moved first" if mover == start_mover(ref) else "... by the other player"] += 1
+            tail.diverged = True
+            continue
+        assert verdict.reason == tried.reason, tried
+        repeats = None if tried.repeats_turn is None else tried.repeats_turn - k
+        assert verdict.repeats_turn == repeats, tried
+        assert verdict.captured == tried.captured, tried
+        if repeats == 0:
+            # (b) the setup position is the non-first player's turn 0.
+            assert mover != start_mover(ref)
+            stats["a repeat of the setup position is refused"] += 1
+        elif verdict.reason == RK.SUPERKO:
+            stats["superko within the cut game"] += 1
+        if verdict.reason is None:
+            assert ref.board == game.snapshots[tried.before + 1].board
+    if not tail.diverged:
+        assert ref.is_over == game.is_over
+        assert ref.score()[:2] == game.score
+    TK.assert_same_analysis(eng, ref)
+    return tail
+
+
+def start_mover(ref: RK.RefKeil) -> int:
+    """The player who moves first from the setup."""
+    return ref.first
+
+
+def record_tokens(tail: Tail, rng: random.Random) -> list[str]:
+    """The turns of the record: all the cut game played, or those before a refused turn and that turn."""
+    if tail.refused and rng.random() < 0.5:
+        # A refusal of the setup position's repeat when there is one: it is rare.
+        before, move = rng.choice(tail.setup_repeats or tail.refused)
+        return [*tail.played[:before], move]
+    return list(tail.played)
+
+
+@st.composite
+def keil_configs(draw: st.DrawFn) -> tuple[int, str, float, bool]:
+    return draw(TK.configs(sizes=(2, 4)))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=keil_configs(), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_keil_cut_games_match_the_whole_game(config: tuple[int, str, float, bool], seed: int, data: st.DataObject) -> None:
+    size, rules, komi, button = config
+    rng = random.Random(seed)  # a whole game draws too much to draw turn by turn
+    stats: Counter[str] = Counter()
+    game = keil_whole_game(rng, size, rules, komi, button, max_turns=rng.choice([30, 80, 400]))
+    k = data.draw(st.sampled_from(game.cuts()), label="cut")
+    check_keil_cut(game, k, rng, stats)
+    for key in stats:
+        event(key)
+
+
+def check_keil_cut(game: WholeGame, k: int, rng: random.Random, stats: Counter[str]) -> None:
+    start = game.snapshots[k]
+    setup = setup_text(rng, start.board)
+    eng, ref = keil_from_setup(game, start, setup)
+    tail = replay_keil_tail(game, k, eng, ref, stats)
+    assert_record_agrees(game, setup, start, record_tokens(tail, rng), lambda: keil_from_setup(game, start, setup)[0], rng, stats)
+
+
+def superko_refusals(game: WholeGame) -> list[Tried]:
+    return [t for t in game.tried if t.reason == RK.SUPERKO]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=TK.configs(sizes=(2, 4)), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_keil_superko_across_the_cut(config: tuple[int, str, float, bool], seed: int, data: st.DataObject) -> None:
+    """Cut where a superko refusal of the whole game is decided by the setup:
+    (b) right after the turn it repeats, which becomes the setup position; or
+    (a) after that turn, so that the setup cannot know it."""
+    size, rules, komi, button = config
+    rng = random.Random(seed)
+    game = keil_whole_game(rng, size, rules, komi, button, max_turns=400)
+    refusals = superko_refusals(game)
+    if not refusals:
+        event("no superko in this game")
+        return
+    refused = data.draw(st.sampled_from(refusals), label="refusal")
+    assert refused.repeats_turn is not None
+    stats: Counter[str] = Counter()
+    if data.draw(st.booleans(), label="at the repeated turn"):
+        check_keil_cut(game, refused.repeats_turn, rng, stats)
+        assert stats["a repeat of the setup position is refused"] or stats["a repeat of the history before the cut is legal"]
+    else:
+        after = [k for k in game.cuts() if refused.repeats_turn < k <= refused.before]
+        check_keil_cut(game, data.draw(st.sampled_from(after), label="cut"), rng, stats)
+        assert stats["a repeat of the history before the cut is legal"]
+    for key in stats:
+        event(key)
+
+
+def test_keil_fixed_sample_reaches_both_superko_differences_and_their_records() -> None:
+    """The drivers really reach what the properties are about: a repeat of
+    the history before the cut, by either player, allowed; a repeat of the
+    setup position refused (engine, reference and record); the player who
+    moved first recreating the setup position."""
+    stats: Counter[str] = Counter()
+    for seed in range(8):
+        rng = random.Random(seed)
+        # Size 2 makes long superko cycles, size 3 kos.
+        game = keil_whole_game(rng, 2 + seed % 2, RK.RULE_SETS[seed // 2 % 2], seed % 3, True, max_turns=400)
+        for refused in superko_refusals(game)[:3]:
+            assert refused.repeats_turn is not None
+            check_keil_cut(game, refused.repeats_turn, rng, stats)
+            # Every cut after the repeated turn: the refused turn is the first
+            # player's or the other player's, as the cut falls.
+            after = [c for c in game.cuts() if refused.repeats_turn < c <= refused.before]
+            for k in after[:2] + after[2:][-2:]:
+                check_keil_cut(game, k, rng, stats)
+        for k, s in first_player_recreations(game)[:3]:
+            check_keil_cut(game, k, rng, stats)
+    assert stats["a repeat of the setup position is refused"] >= 5, stats
+    assert stats["record refuses a repeat of the setup position"] >= 1, stats
+    assert stats["... by the player who moved first"] >= 5, stats
+    assert stats["... by the other player"] >= 1, stats
+    assert stats["the first player recreates the setup position"] >= 1, stats
+    print(sorted(stats.items()))
+
+
+def first_player_recreations(game: WholeGame) -> list[tuple[int, int]]:
+    """``(k, s)``: placement ``s`` leaves the position the opponent left at turn ``k``."""
+    def position(k: int) -> tuple[tuple[tuple[str, Any], ...], bool]:
+        return tuple(sorted(game.snapshots[k].board.items())), game.snapshots[k].holder is not None
+
+    out = []
+    for s in range(2, len(game.snapshots)):
+        if game.snapshots[s].last in ("pass", "button"):
+            continue
+        for k in range(1, s):
+            if (s - k) % 2 and position(k) == position(s) and k in game.cuts():
+                out.append((k, s))
+    return out
