@@ -53,7 +53,7 @@ import test_reference as TK  # noqa: E402
 import test_reference_dehil as TD  # noqa: E402
 import test_reference_yugo as TY  # noqa: E402
 
-from keilref import Color, Game, IllegalMoveError, KeilGame, Status, check_text  # noqa: E402
+from keilref import Color, Game, IllegalMoveError, KeilGame, Status, Verdict, check_text  # noqa: E402
 from keilref.engine.dehil import DehilGame  # noqa: E402
 from keilref.engine.yugo import YugoGame  # noqa: E402
 
@@ -442,7 +442,6 @@ def test_keil_fixed_sample_reaches_both_superko_differences_and_their_records() 
     assert stats["... by the player who moved first"] >= 5, stats
     assert stats["... by the other player"] >= 1, stats
     assert stats["the first player recreates the setup position"] >= 1, stats
-    print(sorted(stats.items()))
 
 
 def first_player_recreations(game: WholeGame) -> list[tuple[int, int]]:
@@ -458,3 +457,88 @@ def first_player_recreations(game: WholeGame) -> list[tuple[int, int]]:
             if (s - k) % 2 and position(k) == position(s) and k in game.cuts():
                 out.append((k, s))
     return out
+
+
+# --- hand-made: a ko from a setup, under both wordings -------------------------------------
+#
+# Side 3. White's a1 sits in the corner beside Black's a2; its only other
+# neighbours are b1 and b2. Black's b1 takes it: a1 and b2 are linked only
+# through a wing that is empty or White (keil), or not Black (keil-2019), and
+# both wings, b1 and a2, are Black. White's a1 takes b1 back the same way: b1's
+# empty neighbours b2 and c1 are linked to it through the wings a1 and c2 (for
+# b2) and c2 (for c1), all White. So the two captures make a ko.
+KO = "B: a2 e5 W: a1 c2"
+KO_TAKEN = "B: a2 b1 e5 W: c2"
+"""``KO`` after Black's b1."""
+KO_WHOLE_GAME = "1. a2 c2 2. e5 a1 3. b1 a1"
+"""A game reaching ``KO`` at turn 4, whose turn 6 repeats it."""
+
+KEIL_CASES = [
+    pytest.param(rules, button, holder, id=f"{rules}-button-{'no' if not button else PLAYER.get(holder, 'free')}")
+    for rules in RK.RULE_SETS
+    for button in ((True, False) if rules == "keil-2019" else (True,))
+    for holder in ((None, RK.BLACK, RK.WHITE) if button else (None,))
+]
+
+
+def keil_pair(setup: str, rules: str, button: bool, holder: int | None, to_move: int) -> tuple[KeilGame, RK.RefKeil]:
+    start = Snapshot(setup_board(setup), to_move, holder, None)
+    return keil_from_setup(WholeGame(rules, 3, 0, button), start, setup)
+
+
+def setup_board(setup: str) -> dict[str, int]:
+    board = dict.fromkeys(RK.board_points(3), RK.EMPTY)
+    black, white = setup.removeprefix("B:").split("W:")
+    board.update(dict.fromkeys(black.split(), RK.BLACK) | dict.fromkeys(white.split(), RK.WHITE))
+    return board
+
+
+def check_record(setup: str, rules: str, button: bool, holder: int | None, to_move: int, moves: str) -> Verdict:
+    game = WholeGame(rules, 3, 0, button)
+    text = record_text(game, setup, Snapshot({}, to_move, holder, None), moves.split(), "*", random.Random(0))
+    (verdict,) = check_text(text)
+    return verdict
+
+
+@pytest.mark.parametrize(("rules", "button", "holder"), KEIL_CASES)
+def test_the_player_who_did_not_move_first_may_not_retake_a_ko_from_the_setup(rules: str, button: bool, holder: int | None) -> None:
+    for setup, to_move, first, retake in ((KO, RK.BLACK, "b1", "a1"), (KO_TAKEN, RK.WHITE, "a1", "b1")):
+        eng, ref = keil_pair(setup, rules, button, holder, to_move)
+        assert TK.step(eng, ref, first).captured == {retake}
+        verdict = TK.step(eng, ref, retake)
+        assert (verdict.reason, verdict.repeats_turn) == (RK.SUPERKO, 0)
+        refused = check_record(setup, rules, button, holder, to_move, f"{first} {retake}")
+        assert refused.status is Status.ILLEGAL
+        assert refused.illegal is not None
+        assert (refused.illegal.turn, refused.illegal.point, refused.illegal.reason) == (2, retake, "superko")
+        assert refused.illegal.repeats_turn == 0
+        assert refused.illegal.white_first is (to_move == RK.WHITE)
+
+
+@pytest.mark.parametrize(("rules", "button", "holder"), KEIL_CASES)
+def test_a_ko_taken_before_the_setup_may_be_retaken_at_once(rules: str, button: bool, holder: int | None) -> None:
+    head = f'[Rules "{rules}"]\n[Size "3"]\n[Komi "0"]\n[Button "{"yes" if button else "no"}"]\n'
+    (whole,) = check_text(f"{head}\n{KO_WHOLE_GAME} *\n")
+    assert whole.status is Status.ILLEGAL and whole.illegal is not None
+    assert (whole.illegal.turn, whole.illegal.reason, whole.illegal.repeats_turn) == (6, "superko", 4)
+    # The position after turn 5, White to move: the ko Black took is unknown history.
+    eng, ref = keil_pair(KO_TAKEN, rules, button, holder, RK.WHITE)
+    verdict = TK.step(eng, ref, "a1")
+    assert (verdict.reason, verdict.captured) == (None, frozenset({"b1"}))
+    assert ref.board == setup_board(KO)
+    cut = check_record(KO_TAKEN, rules, button, holder, RK.WHITE, "a1")
+    assert cut.status is Status.UNFINISHED and cut.turns == 1
+
+
+@pytest.mark.parametrize(("rules", "button", "holder"), KEIL_CASES)
+def test_the_player_who_moves_first_may_recreate_the_setup_position(rules: str, button: bool, holder: int | None) -> None:
+    """Black's b3 is taken with a3 by White's a2, which Black's a3 takes back:
+    the setup position again, at the end of a turn of the player who moved
+    first (and who had not left it before)."""
+    setup = "B: a3 b2 W: b4 c3"
+    eng, ref = keil_pair(setup, rules, button, holder, RK.BLACK)
+    for move, captured in (("b3", set()), ("a2", {"a3", "b3"}), ("a3", {"a2"})):
+        verdict = TK.step(eng, ref, move)
+        assert (verdict.reason, verdict.captured) == (None, captured)
+    assert ref.board == setup_board(setup)
+    assert check_record(setup, rules, button, holder, RK.BLACK, "b3 a2 a3").status is Status.UNFINISHED
