@@ -378,9 +378,17 @@ def test_keil_cut_games_match_the_whole_game(config: tuple[int, str, float, bool
         event(key)
 
 
+def button_state(game: WholeGame, start: Snapshot) -> str:
+    if not game.button:
+        return "button not in play"
+    return "button free" if start.holder is None else f"button taken by {PLAYER[start.holder]}"
+
+
 def check_keil_cut(game: WholeGame, k: int, rng: random.Random, stats: Counter[str]) -> None:
     start = game.snapshots[k]
     setup = setup_text(rng, start.board)
+    stats[button_state(game, start)] += 1
+    stats[f"{PLAYER[start.to_move]} moves first"] += 1
     eng, ref = keil_from_setup(game, start, setup)
     tail = replay_keil_tail(game, k, eng, ref, stats)
     assert_record_agrees(game, setup, start, record_tokens(tail, rng), lambda: keil_from_setup(game, start, setup)[0], rng, stats)
@@ -542,3 +550,275 @@ def test_the_player_who_moves_first_may_recreate_the_setup_position(rules: str, 
         assert (verdict.reason, verdict.captured) == (None, captured)
     assert ref.board == setup_board(setup)
     assert check_record(setup, rules, button, holder, RK.BLACK, "b3 a2 a3").status is Status.UNFINISHED
+
+
+# --- yugo and dehil: no repetition rule, so the cut changes nothing --------------------------
+
+
+def replay_plain_tail(
+    game: WholeGame,
+    k: int,
+    eng: Any,
+    ref: Any,
+    step: Callable[[Any, Any, str], Any],
+    captured: Callable[[Any], frozenset[str]],
+    stats: Counter[str],
+) -> Tail:
+    """The turns after the cut, from the setup: the whole game's decisions, captures, end and score."""
+    tail = Tail()
+    for tried in game.tried:
+        if tried.before < k:
+            continue
+        verdict = step(eng, ref, tried.move)  # the engine from the setup agrees with the reference from it
+        assert verdict.reason == tried.reason, tried
+        assert captured(verdict) == tried.captured, tried
+        if verdict.reason is None:
+            tail.played.append(tried.move)
+            assert ref.board == game.snapshots[tried.before + 1].board
+        else:
+            tail.refused.append((len(tail.played), tried.move))
+            stats[f"refused from the setup: {verdict.reason}"] += 1
+    assert ref.is_over == game.is_over
+    assert ref.score()[:2] == game.score
+    stats["cut game over" if ref.is_over else "cut game unfinished"] += 1
+    return tail
+
+
+def yugo_snapshot(ref: RY.RefYugo, last: str | None) -> Snapshot:
+    return Snapshot(dict(ref.board), ref.to_move, ref.holder, last)
+
+
+def yugo_whole_game(rng: random.Random, size: int, komi: int, max_turns: int) -> WholeGame:
+    """A random game (the driver of ``test_reference_yugo``), every turn tried kept;
+    it ends at its first stop half the time, else play resumes."""
+    eng, ref = TY.new_pair(size, komi)
+    game = WholeGame("yugo", size, komi, True, snapshots=[yugo_snapshot(ref, None)])
+
+    def attempt(move: str) -> RY.Verdict:
+        before = ref.turn
+        verdict = TY.step(eng, ref, move)
+        game.tried.append(Tried(move, before, verdict.reason, None, verdict.stripped))
+        if verdict.reason is None:
+            game.snapshots.append(yugo_snapshot(ref, ref.history[-1]))
+            if ref.stopped and game.no_cut_from is None:
+                game.no_cut_from = ref.turn
+        return verdict
+
+    while not ref.ended and ref.turn < max_turns:
+        if ref.stopped and rng.random() < 0.5:
+            break
+        button_available = ref.holder is None
+        if button_available and rng.random() < 0.06:
+            attempt("button")
+            continue
+        roll = rng.random()
+        if roll < 0.03 and ref.occupied_points():
+            attempt(rng.choice(["", "K@"]) + rng.choice(ref.occupied_points()))
+        elif roll < 0.04:
+            attempt(rng.choice(TY.off_board_names(size)))
+        elif roll < 0.05:
+            attempt("pass" if button_available else "button")
+        elif roll < 0.15 and not button_available:
+            attempt("pass")
+            continue
+        kings = ["K@" + p for p in ref.last_liberties()]
+        pawns = ref.empty_points()
+        rng.shuffle(kings)
+        rng.shuffle(pawns)
+        for move in kings + pawns if rng.random() < 0.33 else pawns + kings:
+            if attempt(move).reason is None:
+                break
+        else:
+            attempt("button" if button_available else "pass")
+    if ref.ended:
+        attempt("pass")
+    black, white, _ = ref.score()
+    game.score, game.is_over = (black, white), ref.is_over
+    return game
+
+
+def yugo_from_setup(game: WholeGame, start: Snapshot, setup: str) -> tuple[YugoGame, RY.RefYugo]:
+    eng = Game.from_position(
+        setup,
+        size=game.size,
+        komi=game.komi,
+        rules="yugo",
+        to_move=COLOR[start.to_move],
+        button_taken="no" if start.holder is None else COLOR[start.holder],
+    )
+    assert isinstance(eng, YugoGame)
+    ref = RY.RefYugo(game.size, int(game.komi), board=start.board, to_move=start.to_move, holder=start.holder)
+    TY.assert_same_state(eng, ref)
+    TY.assert_same_analysis(eng, ref)
+    return eng, ref
+
+
+def check_yugo_cut(game: WholeGame, k: int, rng: random.Random, stats: Counter[str]) -> None:
+    start = game.snapshots[k]
+    setup = setup_text(rng, start.board)
+    stats["kings in the setup" if "K@" in setup else "no king in the setup"] += 1
+    stats[button_state(game, start)] += 1
+    stats[f"{PLAYER[start.to_move]} moves first"] += 1
+    eng, ref = yugo_from_setup(game, start, setup)
+    tail = replay_plain_tail(game, k, eng, ref, TY.step, lambda v: v.stripped, stats)
+    TY.assert_same_end(eng, ref)
+    if ref.resumed:
+        stats["play stopped and resumed after the cut"] += 1
+    assert_record_agrees(game, setup, start, record_tokens(tail, rng), lambda: yugo_from_setup(game, start, setup)[0], rng, stats)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.integers(2, 5), komi=st.integers(-2, 7), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_yugo_cut_games_match_the_whole_game(size: int, komi: int, seed: int, data: st.DataObject) -> None:
+    rng = random.Random(seed)
+    game = yugo_whole_game(rng, size, komi, max_turns=rng.choice([20, 60, 300]))
+    stats: Counter[str] = Counter()
+    check_yugo_cut(game, data.draw(st.sampled_from(game.cuts()), label="cut"), rng, stats)
+    for key in stats:
+        event(key)
+
+
+def dehil_snapshot(ref: RD.RefDehil, last: str | None) -> Snapshot:
+    return Snapshot(dict(ref.board), ref.to_move, ref.first_pass, last)
+
+
+def dehil_whole_game(rng: random.Random, size: int, komi: int, max_turns: int, crowd: bool) -> WholeGame:
+    """A random game (the driver of ``test_reference_dehil``), every turn tried kept."""
+    eng, ref = TD.new_pair(size, komi)
+    game = WholeGame("dehil", size, komi, False, snapshots=[dehil_snapshot(ref, None)])
+    nbrs = RD.board_neighbours(size)
+
+    def attempt(move: str) -> RD.Verdict:
+        before = ref.turn
+        verdict = TD.step(eng, ref, move)
+        assert verdict is not None
+        game.tried.append(Tried(move, before, verdict.reason))
+        if verdict.reason is None:
+            game.snapshots.append(dehil_snapshot(ref, move))
+        return verdict
+
+    while not ref.is_over and ref.turn < max_turns:
+        roll = rng.random()
+        if roll < 0.04:
+            attempt("pass")
+            continue
+        if roll < 0.06 and ref.occupied_points():
+            attempt(rng.choice(ref.occupied_points()))
+        elif roll < 0.07:
+            attempt(rng.choice(TD.off_board_names(size)))
+        candidates = ref.empty_points()
+        rng.shuffle(candidates)
+        if crowd:  # next to the mover's stones: triangles, and so refusals
+            candidates.sort(key=lambda p: -sum(ref.board[q] == ref.to_move for q in nbrs[p]) + 2 * rng.random())
+        for point in candidates:
+            if attempt(point).reason is None:
+                break
+        else:
+            attempt("pass")
+    if ref.is_over:
+        attempt("pass")
+    black, white, _ = ref.score()
+    game.score, game.is_over = (black, white), ref.is_over
+    return game
+
+
+def dehil_from_setup(game: WholeGame, start: Snapshot, setup: str) -> tuple[DehilGame, RD.RefDehil]:
+    eng = Game.from_position(
+        setup,
+        size=game.size,
+        komi=game.komi,
+        rules="dehil",
+        to_move=COLOR[start.to_move],
+        first_pass="no" if start.holder is None else COLOR[start.holder],
+    )
+    assert isinstance(eng, DehilGame)
+    ref = RD.RefDehil(game.size, int(game.komi), board=start.board, to_move=start.to_move, first_pass=start.holder)
+    TD.assert_same_state(eng, ref)
+    TD.assert_same_analysis(eng, ref)
+    return eng, ref
+
+
+def check_dehil_cut(game: WholeGame, k: int, rng: random.Random, stats: Counter[str]) -> None:
+    start = game.snapshots[k]
+    setup = setup_text(rng, start.board)
+    stats["first pass before the setup" if start.holder else "no pass before the setup"] += 1
+    stats[f"{PLAYER[start.to_move]} moves first"] += 1
+    eng, ref = dehil_from_setup(game, start, setup)
+    replay = replay_plain_tail(game, k, eng, ref, TD.step, lambda v: frozenset(), stats)
+    TD.assert_same_analysis(eng, ref)
+    TD.assert_same_legal_moves(eng, ref)
+    assert_record_agrees(game, setup, start, record_tokens(replay, rng), lambda: dehil_from_setup(game, start, setup)[0], rng, stats)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.integers(2, 5), komi=st.integers(-3, 6), crowd=st.booleans(), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_dehil_cut_games_match_the_whole_game(size: int, komi: int, crowd: bool, seed: int, data: st.DataObject) -> None:
+    rng = random.Random(seed)
+    game = dehil_whole_game(rng, size, komi, max_turns=rng.choice([20, 60, 300]), crowd=crowd)
+    stats: Counter[str] = Counter()
+    check_dehil_cut(game, data.draw(st.sampled_from(game.cuts()), label="cut"), rng, stats)
+    for key in stats:
+        event(key)
+
+
+def test_yugo_and_dehil_fixed_samples_reach_every_kind_of_setup() -> None:
+    """Kings and every button state in Yugo setups, a first pass before a Dehil
+    setup, White moving first, and records of every status."""
+    stats: Counter[str] = Counter()
+    for seed in range(6):
+        rng = random.Random(seed)
+        max_turns = 300 if seed % 2 else 25  # to the end, or unfinished
+        game = yugo_whole_game(rng, 3 + seed % 3, seed % 4, max_turns=max_turns)
+        for k in rng.sample(game.cuts(), min(4, len(game.cuts()))):
+            check_yugo_cut(game, k, rng, stats)
+        game = dehil_whole_game(rng, 3 + seed % 3, seed % 4 - 1, max_turns=max_turns, crowd=seed // 2 % 2 == 1)
+        for k in [k for k in game.cuts() if game.snapshots[k].holder][:2] + rng.sample(game.cuts(), 2):
+            check_dehil_cut(game, k, rng, stats)
+    for key in ("kings in the setup", "button free", "button taken by Black", "button taken by White"):
+        assert stats[key] >= 2, (key, stats)
+    for key in ("first pass before the setup", "White moves first", "Black moves first", "cut game over", "cut game unfinished"):
+        assert stats[key] >= 2, (key, stats)
+    for status in Status:
+        if status is not Status.ERROR:
+            assert stats[f"record {status.value}"] >= 2, (status, stats)
+
+
+@pytest.mark.parametrize(("first_pass", "to_move", "result"), [
+    (None, RK.BLACK, "B+0.5"),
+    (None, RK.WHITE, "W+0.5"),
+    (RK.WHITE, RK.BLACK, "W+0.5"),
+    (RK.BLACK, RK.WHITE, "B+0.5"),
+])
+def test_dehil_first_pass_gives_the_half_point(first_pass: int | None, to_move: int, result: str) -> None:
+    """An empty setup ended by two passes: the half point goes to the player
+    ``FirstPass`` names, else to the first to pass after the setup."""
+    game = WholeGame("dehil", 3, 0, False)
+    start = Snapshot(dict.fromkeys(RD.board_points(3), RD.EMPTY), to_move, first_pass, None)
+    eng, ref = dehil_from_setup(game, start, "B: W:")
+    for _ in range(2):
+        TD.step(eng, ref, "pass")
+    assert ref.is_over and str(eng.score().result) == result
+    TD.assert_same_analysis(eng, ref)
+    text = record_text(game, "B: W:", start, ["pass", "pass"], result, random.Random(0))
+    (verdict,) = check_text(text)
+    assert (verdict.status, verdict.computed) == (Status.OK, result), text
+
+
+@pytest.mark.parametrize("holder", [RY.BLACK, RY.WHITE])
+def test_a_surrounded_yugo_king_in_the_setup_scores_for_the_opponent(holder: int) -> None:
+    """Black's lone king in the corner, surrounded by White's pawns: it scores
+    for White (an enemy king in a surrounded group), with White's two pawns
+    and the one point of territory, plus the button's half point."""
+    game = WholeGame("yugo", 2, 0, True)
+    board: dict[str, Any] = dict.fromkeys(RY.board_points(2))
+    board |= {"a1": (RY.BLACK, RY.KING), "a2": (RY.WHITE, RY.PAWN), "b1": (RY.WHITE, RY.PAWN)}
+    start = Snapshot(board, RY.BLACK, holder, None)
+    eng, ref = yugo_from_setup(game, start, "B: K@a1 W: a2 b1")
+    assert (eng.score().black, eng.score().white) == (0.5 * (holder == RY.BLACK), 4 + 0.5 * (holder == RY.WHITE))
+    for move in ("pass", "pass"):
+        TY.step(eng, ref, move)
+    assert ref.is_over and not ref.ended
+    TY.assert_same_end(eng, ref)
+    text = record_text(game, "B: K@a1 W: a2 b1", start, ["pass", "pass"], str(eng.score().result), random.Random(0))
+    (verdict,) = check_text(text)
+    assert (verdict.status, verdict.computed) == (Status.OK, "W+3.5" if holder == RY.BLACK else "W+4.5"), text
