@@ -551,6 +551,24 @@ def test_the_player_who_did_not_move_first_may_not_retake_a_ko_from_the_setup(
         assert (refused.illegal.turn, refused.illegal.point, refused.illegal.reason) == (2, retake, "superko")
         assert refused.illegal.repeats_turn == 0
         assert refused.illegal.white_first is (to_move == RK.WHITE)
+        # Taken back to the setup and played again, the game still knows turn 0.
+        eng.pop()
+        assert eng.turn == 0 and eng.check(first) is None
+        eng.play(first)
+        refusal = eng.check(retake)
+        assert refusal is not None and (refusal.reason.value, refusal.repeats_turn) == (RK.SUPERKO, 0)
+
+
+@pytest.mark.parametrize("rules", RK.RULE_SETS)
+def test_a_variation_from_the_setup_may_not_recreate_it_either(rules: str) -> None:
+    """A variation's history is the main line's up to its branch: from a
+    setup, that starts with turn 0."""
+    head = f'[Rules "{rules}"]\n[Size "3"]\n[Komi "0"]\n[Setup "{KO}"]\n'
+    for moves in ("1. b1 c3 (1... a1) *", "1. e4 (1. b1 a1) 1... c3 *"):
+        verdict = check_both_ways(f"{head}\n{moves}\n")
+        assert verdict.status is Status.UNFINISHED, moves
+        (fault,) = verdict.variation_illegal
+        assert (fault.turn, fault.point, fault.reason, fault.repeats_turn) == (2, "a1", "superko", 0), moves
 
 
 @pytest.mark.parametrize(("rules", "button", "holder"), KEIL_CASES)
