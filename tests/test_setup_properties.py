@@ -53,10 +53,10 @@ import test_reference as TK  # noqa: E402
 import test_reference_dehil as TD  # noqa: E402
 import test_reference_yugo as TY  # noqa: E402
 
-from keilref import Color, Game, IllegalMoveError, KeilGame, Status, Verdict, check_text  # noqa: E402
+from keilref import Color, Game, IllegalMoveError, KeilGame, PositionError, Status, Verdict, check_text  # noqa: E402
 from keilref.engine.dehil import DehilGame  # noqa: E402
-from keilref.records import parser  # noqa: E402
 from keilref.engine.yugo import YugoGame  # noqa: E402
+from keilref.records import parser  # noqa: E402
 
 PLAYER = {RK.BLACK: "Black", RK.WHITE: "White"}
 COLOR = {RK.BLACK: Color.BLACK, RK.WHITE: Color.WHITE}
@@ -443,7 +443,8 @@ def test_keil_superko_across_the_cut(config: tuple[int, str, float, bool], seed:
         check_keil_cut(game, refused.repeats_turn, rng, stats)
         # The refusal repeats the setup position, unless a turn before it only
         # repeated older history, legal from the setup: the games part there.
-        assert stats["a repeat of the setup position is refused"] + stats["a repeat of the history before the cut is legal"]
+        seen = stats["a repeat of the setup position is refused"]
+        assert seen + stats["a repeat of the history before the cut is legal"]
     else:
         after = [k for k in game.cuts() if refused.repeats_turn < k <= refused.before]
         check_keil_cut(game, data.draw(st.sampled_from(after), label="cut"), rng, stats)
@@ -878,3 +879,50 @@ def test_a_surrounded_yugo_king_in_the_setup_scores_for_the_opponent(holder: int
     text = record_text(game, "B: K@a1 W: a2 b1", start, ["pass", "pass"], str(eng.score().result), random.Random(0))
     verdict = check_both_ways(text)
     assert (verdict.status, verdict.computed) == (Status.OK, "W+3.5" if holder == RY.BLACK else "W+4.5"), text
+
+
+# --- which positions a game may start from, as the references read the format ----------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.integers(2, 4), rules=st.sampled_from(RK.RULE_SETS), data=st.data())
+def test_a_keil_setup_is_refused_exactly_when_a_group_has_no_liberty(
+    size: int, rules: str, data: st.DataObject
+) -> None:
+    points = sorted(RK.board_points(size))
+    cells = data.draw(st.lists(st.sampled_from([0, 0, 1, 2]), min_size=len(points), max_size=len(points)))
+    board = dict(zip(points, cells))
+    ref = RK.RefKeil(size, rules=rules, board=board, setup=True)
+    breathless = [stones for _, stones, libs in ref.groups() if not libs]
+    event("a group without a liberty" if breathless else "every group breathes")
+    try:
+        eng = Game.from_position(setup_text(random.Random(0), board), size=size, rules=rules)
+    except PositionError as error:
+        assert breathless, error.message
+        assert any(all(p in error.message for p in stones) for stones in breathless), error.message
+    else:
+        assert not breathless
+        assert isinstance(eng, KeilGame)
+        TK.assert_same_state(eng, ref)
+        TK.assert_same_analysis(eng, ref)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=TY.positions())
+def test_a_yugo_setup_is_refused_exactly_when_a_surrounded_group_holds_a_pawn(
+    position: tuple[int, dict[str, RY.Piece | None]],
+) -> None:
+    size, board = position
+    ref = RY.RefYugo(size, board=board)
+    bad = [pts for c, pts, libs in ref.groups() if not libs and any(board[p] == (c, RY.PAWN) for p in pts)]
+    event("a surrounded group with a pawn" if bad else "no surrounded pawn")
+    try:
+        eng = Game.from_position(setup_text(random.Random(0), board), size=size, rules="yugo")
+    except PositionError as error:
+        assert bad, error.message
+        assert any(all(p in error.message for p in pts) for pts in bad), error.message
+    else:
+        assert not bad
+        assert isinstance(eng, YugoGame)
+        TY.assert_same_state(eng, ref)
+        TY.assert_same_analysis(eng, ref)
