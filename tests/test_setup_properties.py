@@ -198,6 +198,7 @@ def assert_record_agrees(
         except IllegalMoveError as error:
             illegal = error
             break
+    # A Yugo record that stops at the first double pass ends there.
     ended = eng.is_final if isinstance(eng, YugoGame) else eng.is_over
     ended = ended or (eng.is_over and illegal is None)
     score = eng.score()
@@ -334,7 +335,7 @@ def replay_keil_tail(game: WholeGame, k: int, eng: KeilGame, ref: RK.RefKeil, st
         verdict = TK.step(eng, ref, tried.move)  # the engine from the setup agrees with the reference from it
         if verdict.reason is None:
             tail.played.append(tried.move)
-            if tried.move not in ("pass", "button") and mover == start_mover(ref) and ref.history[-1][2] == start:
+            if tried.move not in ("pass", "button") and mover == ref.first and ref.history[-1][2] == start:
                 stats["the first player recreates the setup position"] += 1
         else:
             tail.refused.append((len(tail.played), tried.move))
@@ -346,7 +347,7 @@ def replay_keil_tail(game: WholeGame, k: int, eng: KeilGame, ref: RK.RefKeil, st
             # (a) the only positions it repeats are from before the cut: unknown to the setup.
             assert verdict.reason is None, tried
             stats["a repeat of the history before the cut is legal"] += 1
-            stats["... by the player who moved first" if mover == start_mover(ref) else "... by the other player"] += 1
+            stats["... by the player who moved first" if mover == ref.first else "... by the other player"] += 1
             tail.diverged = True
             continue
         assert verdict.reason == tried.reason, tried
@@ -355,7 +356,7 @@ def replay_keil_tail(game: WholeGame, k: int, eng: KeilGame, ref: RK.RefKeil, st
         assert verdict.captured == tried.captured, tried
         if repeats == 0:
             # (b) the setup position is the non-first player's turn 0.
-            assert mover != start_mover(ref)
+            assert mover != ref.first
             stats["a repeat of the setup position is refused"] += 1
         elif verdict.reason == RK.SUPERKO:
             stats["superko within the cut game"] += 1
@@ -369,11 +370,6 @@ def replay_keil_tail(game: WholeGame, k: int, eng: KeilGame, ref: RK.RefKeil, st
     return tail
 
 
-def start_mover(ref: RK.RefKeil) -> int:
-    """The player who moves first from the setup."""
-    return ref.first
-
-
 def record_tokens(tail: Tail, rng: random.Random) -> list[str]:
     """The turns of the record: all the cut game played, or those before a refused turn and that turn."""
     if tail.refused and rng.random() < 0.5:
@@ -383,13 +379,8 @@ def record_tokens(tail: Tail, rng: random.Random) -> list[str]:
     return list(tail.played)
 
 
-@st.composite
-def keil_configs(draw: st.DrawFn) -> tuple[int, str, float, bool]:
-    return draw(TK.configs(sizes=(2, 4)))
-
-
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(config=keil_configs(), seed=st.integers(0, 2**32 - 1), data=st.data())
+@given(config=TK.configs(sizes=(2, 4)), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_keil_cut_games_match_the_whole_game(
     config: tuple[int, str, float, bool], seed: int, data: st.DataObject
 ) -> None:
