@@ -175,6 +175,21 @@ def check_both_ways(text: str) -> Verdict:
     return verdict
 
 
+def assert_pop_replays(eng: Game) -> None:
+    """Taking the last turn back replays the game from its setup: the turn is
+    legal again and leads to the same position; the game still starts from the setup."""
+    start = eng.start_position
+    assert start is not None
+    if eng.moves:
+        before, legal = eng.position, eng.legal_moves()
+        last = eng.pop()
+        assert eng.check(last) is None, last
+        eng.play(last)
+        assert (eng.position, eng.legal_moves()) == (before, legal)
+    assert eng.start_position == start
+    assert eng.white_first is (start.to_move is Color.WHITE)
+
+
 def wrong_result(result: str) -> str:
     """A score result that is not ``result``."""
     return "W+100" if result.startswith("B+") else "B+100"
@@ -367,6 +382,7 @@ def replay_keil_tail(game: WholeGame, k: int, eng: KeilGame, ref: RK.RefKeil, st
         assert ref.score()[:2] == game.score
     TK.assert_same_analysis(eng, ref)
     TK.assert_same_legal_moves(eng, ref)
+    assert_pop_replays(eng)
     return tail
 
 
@@ -623,6 +639,7 @@ def replay_plain_tail(
     assert ref.is_over == game.is_over
     assert ref.score()[:2] == game.score
     stats["cut game over" if ref.is_over else "cut game unfinished"] += 1
+    assert_pop_replays(eng)
     return tail
 
 
