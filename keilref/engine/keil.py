@@ -343,7 +343,8 @@ class KeilGame(BoardGame):
             if b[p]:
                 continue
             # Each placement is tried on the board and taken back: the
-            # suicide rule and superko are the kernel's, as in play.
+            # suicide rule and superko are the kernel's, as in play, the
+            # set-up position (turn 0, outside the table) included.
             captured: list[int] = []
             if (
                 place(b, cells, self._marks, self._adj, p, c, captured)
