@@ -21,7 +21,7 @@ from lsprotocol import types as lsp
 
 from keilref.records.highlight import Kind, Piece, pieces
 
-__all__ = ["LEGEND", "MODIFIERS", "TYPES", "Highlights", "Located", "located", "lsp_line_starts"]
+__all__ = ["LEGEND", "MODIFIERS", "SCOPES", "TYPES", "Highlights", "Located", "located", "lsp_line_starts"]
 
 TYPES: dict[Kind, str] = {
     Kind.TAG_NAME: lsp.SemanticTokenTypes.Property.value,
@@ -37,6 +37,23 @@ TYPES: dict[Kind, str] = {
 }
 """The LSP token type of each class; text no terminal matches gets none
 (its diagnostic marks it)."""
+
+SCOPES: dict[Kind, tuple[str, ...]] = {
+    Kind.TAG_NAME: ("entity.name.tag.keil",),
+    Kind.TAG_VALUE: ("string.quoted.double.keil",),
+    Kind.MOVE_NUMBER: ("constant.numeric.move-number.keil",),
+    Kind.POINT: ("variable.other.point.keil",),
+    Kind.WORD: ("keyword.other.turn.keil",),
+    Kind.RESULT: ("constant.language.result.keil",),
+    Kind.COMMENT: ("comment.block.keil", "comment.line.semicolon.keil"),
+    Kind.CLOCK: ("storage.type.annotation.clock.keil",),
+    Kind.GLYPH: ("keyword.operator.glyph.keil",),
+    Kind.PARENTHESIS: ("punctuation.section.variation.begin.keil", "punctuation.section.variation.end.keil"),
+    Kind.INVALID: ("invalid.illegal.keil",),
+}
+"""The scopes of each class in the TextMate grammar ``editors/keil.tmLanguage.json``
+(a comment is a block or a line, a parenthesis opens or closes): the
+grammar's tokens land where the semantic tokens put the same class."""
 
 MODIFIERS = ("illegal",)
 """``illegal``: a turn the referee refuses (the main line's first illegal
