@@ -923,23 +923,23 @@ def _encoding(ls: KeilServer) -> str:
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-def semantic_tokens_full(ls: KeilServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
+async def semantic_tokens_full(ls: KeilServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
     document = _opened(ls, params.text_document.uri)
     if document is None:
         return None
     marks, starts = _illegal_offsets(ls, document), _DocumentLines.of(ls, document).lsp_starts
-    return _highlights.full(document.uri, document.source, marks, _encoding(ls), starts)
+    return await _highlights.full(document.uri, document.source, marks, _encoding(ls), starts)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
-def semantic_tokens_delta(
+async def semantic_tokens_delta(
     ls: KeilServer, params: lsp.SemanticTokensDeltaParams
 ) -> lsp.SemanticTokens | lsp.SemanticTokensDelta | None:
     document = _opened(ls, params.text_document.uri)
     if document is None:
         return None
     marks, starts = _illegal_offsets(ls, document), _DocumentLines.of(ls, document).lsp_starts
-    return _highlights.delta(document.uri, params.previous_result_id, document.source, marks, _encoding(ls), starts)
+    return await _highlights.delta(document.uri, params.previous_result_id, document.source, marks, _encoding(ls), starts)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -949,13 +949,14 @@ def semantic_tokens_range(ls: KeilServer, params: lsp.SemanticTokensRangeParams)
         return None
     lines = _DocumentLines.of(ls, document)
     start, end = lines.offset(params.range.start), lines.offset(params.range.end)
-    # Words are read from the start of the game the range starts in (never
-    # from inside a comment); of a text not checked yet, from its start.
-    first = 0
+    # Words are read from a place before the range no comment spans: the
+    # start of the game the range starts in, or a line start of the tokens
+    # last encoded; else the text's start.
+    first = _highlights.restart(document.uri, document.source, start)
     found = ls.game_at(document.uri, lines.index.place(start)[0]) if _checked_now(ls, document) else None
     if found is not None:
         game, shift = found
-        first = min(lines.index.offset(game.line + shift, game.piece.column_offset + 1), start)
+        first = max(first, min(lines.index.offset(game.line + shift, game.piece.column_offset + 1), start))
     marks = _illegal_offsets(ls, document)
     span = first, start, end
     return _highlights.range(document.uri, document.source, span, marks, _encoding(ls), lines.lsp_starts)

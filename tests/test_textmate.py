@@ -92,7 +92,7 @@ def semantic_paint(text: str) -> list[str]:
     """A letter per UTF-16 unit of each LSP line: the class the semantic tokens give it."""
     paint = _blank(text)
     kind_of = {index: kind for index, kind in enumerate(dict.fromkeys(TYPES))}
-    for line, character, length, index, _ in located(text, pieces(text)):
+    for line, character, length, index, _ in located(text, pieces(text)).rows():
         for i in range(character, character + length):
             paint[line][i] = LETTERS[kind_of[index]]
     return ["".join(row) for row in paint]
@@ -154,3 +154,16 @@ def _names(node: object) -> Iterator[str]:
     elif isinstance(node, list):
         for item in node:
             yield from _names(item)
+
+
+def test_the_docs_table_is_the_legend_and_the_scopes() -> None:
+    """docs/editors.md's table of classes: each row's token type and scopes
+    are the server's and the grammar's, in the legend's order."""
+    from keilref.lsp_tokens import LEGEND
+
+    text = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    section = text.split("\n## Highlighting\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[2:4] for line in section.splitlines() if line.startswith("| ") and "`" in line]
+    table = [(re.findall(r"`([^`]+)`", kind), re.findall(r"`([^`]+)`", scopes)) for kind, scopes in rows]
+    assert table == [([TYPES[kind]], list(SCOPES[kind])) for kind in TYPES]
+    assert [name for (name,), _ in table] == LEGEND.token_types

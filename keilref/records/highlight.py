@@ -95,15 +95,14 @@ def pieces(text: str, start: int = 0, end: int | None = None) -> Iterator[Piece]
     """The tokens of ``text`` from ``start`` (where a token starts: the text's
     start, or a game's) to the first token at or past ``end``."""
     stop = len(text) if end is None else min(end, len(text))
-    match = _tokens().match
-    at = start
-    while at < stop:
-        m = match(text, at)
-        assert m is not None  # every character starts some alternative
-        name, at = m.lastgroup, m.end()
+    # Every character starts some alternative, so the matches follow one
+    # another with nothing between, as the lexer reads them.
+    for m in _tokens().finditer(text, start):
+        name, begin, at = m.lastgroup, m.start(), m.end()
+        if begin >= stop:
+            return
         if name == "WS":
             continue
-        begin = m.start()
         if name == "MOVE":
             yield Piece(Kind.WORD if m.group() in _WORDS else Kind.POINT, begin, at)
         elif name == "TAG":
