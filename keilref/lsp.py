@@ -41,8 +41,8 @@ from keilref import wording
 from keilref.engine.game import Game
 from keilref.errors import IllegalMoveError, KeilrefError, RecordError
 from keilref.formats import CheckOptions
-from keilref.lsp_tokens import LEGEND, Highlights
 from keilref.formats.findings import Finding, Weight, findings
+from keilref.lsp_tokens import LEGEND, Highlights
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.sniffing import is_match, match_piece, read_piece
@@ -888,6 +888,7 @@ def _action(lines: _DocumentLines, fix: Fix, shift: int) -> lsp.CodeAction:
     ]
     edit = lsp.WorkspaceEdit(changes={lines.uri: edits})
     return lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, edit=edit)
+
 
 # ---------------------------------------------------------------------------
 # Semantic tokens: the record's words (keilref.lsp_tokens), its illegal turns marked.
