@@ -98,6 +98,8 @@ BATCH = 20_000
 _OVER_LINES = frozenset({Kind.COMMENT, Kind.TAG_VALUE})
 """The classes whose token may hold a line end (a tag's value a lone CR)."""
 _TURNS = frozenset({Kind.POINT, Kind.WORD})
+_INFO = {kind: (index, kind in _TURNS, kind in _OVER_LINES) for kind, index in _INDEX.items()}
+"""What the encoder asks of each class with a type, in one look-up a token."""
 
 
 def located(
@@ -207,15 +209,16 @@ class _Encoder:
                         self.last_line, self.last_character = last_line, last_character
                         return count
                 next_safe = _next_line(text, next_safe)
-            index = _INDEX.get(kind)
-            if index is None:
+            info = _INFO.get(kind)
+            if info is None:
                 continue
+            index, turn, over_lines = info
             if start >= next_start or start < line_start:
                 line = bisect.bisect_right(starts, start) - 1
                 line_start = starts[line]
                 next_start = starts[line + 1] if line + 1 < lines else len(text) + 1
-            modifiers = _ILLEGAL if kind in _TURNS and start in illegal else 0
-            if kind in _OVER_LINES:
+            modifiers = _ILLEGAL if turn and start in illegal else 0
+            if over_lines:
                 for row_line, begin, stop in _lines(text, starts, line, start, end):
                     if stop <= self.since:
                         continue

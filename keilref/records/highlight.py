@@ -80,41 +80,49 @@ _SIMPLE = {
 def _tokens() -> re.Pattern[str]:
     """The grammar's terminals as one pattern, in the order its lexer tries
     them, then what the grammar refuses: an unclosed ``{`` and a run of
-    characters no terminal starts."""
+    characters no terminal starts. The white space the grammar ignores is
+    read before each (possessively: none is given back), so a match is a
+    token; white space at the end matches alone."""
+    parser = record_parser()
+    ignored = [t for t in parser.terminals if t.name in parser.ignore_tokens]
     terminals = sorted(
-        record_parser().terminals,
+        (t for t in parser.terminals if t.name not in parser.ignore_tokens),
         key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
     )
     parts = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals]
     parts.append(r"(?P<UNCLOSED>\{[^}]*)")
     parts.append(r"(?P<INVALID>[^ \t\n\r\ufeff{;()]+)")
-    return re.compile("|".join(parts))
+    parts.append(r"(?P<END>\Z)")
+    space = "|".join(t.pattern.to_regexp() for t in ignored)
+    return re.compile(f"(?:{space})*+(?:{'|'.join(parts)})")
+
+
+_new = tuple.__new__
 
 
 def pieces(text: str, start: int = 0, end: int | None = None) -> Iterator[Piece]:
     """The tokens of ``text`` from ``start`` (where a token starts: the text's
     start, or a game's) to the first token at or past ``end``."""
     stop = len(text) if end is None else min(end, len(text))
-    # Every character starts some alternative, so the matches follow one
-    # another with nothing between, as the lexer reads them.
+    # Every character but white space starts some alternative, so the
+    # matches follow one another with nothing between, as the lexer reads them.
     for m in _tokens().finditer(text, start):
-        name, begin, at = m.lastgroup, m.start(), m.end()
-        if begin >= stop:
+        name = m.lastgroup
+        assert name is not None
+        begin, at = m.start(name), m.end()
+        if begin >= stop or name == "END":
             return
-        if name == "WS":
-            continue
         if name == "MOVE":
-            yield Piece(Kind.WORD if m.group() in _WORDS else Kind.POINT, begin, at)
+            yield _new(Piece, (Kind.WORD if text[begin:at] in _WORDS else Kind.POINT, begin, at))
         elif name == "TAG":
-            tag = _TAG.match(m.group())
+            tag = _TAG.match(text, begin)
             assert tag is not None  # the TAG terminal guarantees the shape
-            yield Piece(Kind.TAG_NAME, begin + tag.start(1), begin + tag.end(1))
-            yield Piece(Kind.TAG_VALUE, begin + tag.start(2), begin + tag.end(2))
+            yield _new(Piece, (Kind.TAG_NAME, tag.start(1), tag.end(1)))
+            yield _new(Piece, (Kind.TAG_VALUE, tag.start(2), tag.end(2)))
         elif name == "COMMENT" or name == "UNCLOSED":
             yield from _comment(text, begin, at)
         else:
-            assert name is not None
-            yield Piece(_SIMPLE[name], begin, at)
+            yield _new(Piece, (_SIMPLE[name], begin, at))
 
 
 def _comment(text: str, start: int, end: int) -> Iterator[Piece]:
