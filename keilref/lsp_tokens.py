@@ -23,7 +23,7 @@ from lsprotocol import types as lsp
 
 from keilref.records.highlight import Kind, Piece, pieces
 
-__all__ = ["BATCH", "LEGEND", "MODIFIERS", "SCOPES", "TYPES", "Highlights", "Located", "located", "lsp_line_starts"]
+__all__ = ["BATCH", "LEGEND", "WHOLE_AT_MOST", "MODIFIERS", "SCOPES", "TYPES", "Highlights", "Located", "located", "lsp_line_starts"]
 
 TYPES: dict[Kind, str] = {
     Kind.TAG_NAME: lsp.SemanticTokenTypes.Property.value,
@@ -91,6 +91,11 @@ class Located:
             rows.append((line, character, length, kind, modifiers))
         return rows
 
+
+WHOLE_AT_MOST = 8 * 1024 * 1024
+"""The longest document, in characters, whose tokens are sent whole (some
+15,000 games, two million tokens): of a longer one, only ranges, so the
+server never holds hundreds of megabytes of numbers for it."""
 
 BATCH = 20_000
 """Tokens encoded at a time before the server answers what else was asked."""
@@ -346,12 +351,17 @@ class Highlights:
     marks: dict[str, frozenset[int]] = field(default_factory=dict)
     """The illegal turns last marked in each document's tokens."""
     counter: int = 0
+    most: int = WHOLE_AT_MOST
 
     async def full(
         self, uri: str, text: str, illegal: frozenset[int], encoding: str, starts: array[int] | None = None
-    ) -> lsp.SemanticTokens:
+    ) -> lsp.SemanticTokens | None:
         """Every token of the document, encoded :data:`BATCH` tokens at a
-        time, other requests answered between batches."""
+        time, other requests answered between batches; ``None`` for a
+        document longer than :attr:`most` (the editor asks for ranges)."""
+        if len(text) > self.most:
+            self.forget(uri)
+            return None
         self.marks[uri] = illegal
         starts = lsp_line_starts(text) if starts is None else starts
         whole = self.whole.get(uri)
@@ -387,13 +397,13 @@ class Highlights:
         illegal: frozenset[int],
         encoding: str,
         starts: array[int] | None = None,
-    ) -> lsp.SemanticTokens | lsp.SemanticTokensDelta:
+    ) -> lsp.SemanticTokens | lsp.SemanticTokensDelta | None:
         """What changed since the tokens sent as ``previous``: one edit of the
         numbers between their common start and their common end; every
         token when ``previous`` is not the last sent."""
         before = self.sent.get(uri)
         tokens = await self.full(uri, text, illegal, encoding, starts)
-        if before is None or before.result_id != previous:
+        if tokens is None or before is None or before.result_id != previous:
             return tokens
         old, new = before.data, tokens.data
         most = min(len(old), len(new))

@@ -124,3 +124,18 @@ def test_a_range_is_read_from_a_place_of_the_last_encoded_text() -> None:
     at = highlights.restart(URI, earlier, len(earlier))
     assert at <= comment and (at == 0 or earlier[at - 1] == "\n")
     assert Highlights().restart(URI, text, 500) == 0
+
+
+def test_a_document_too_long_for_whole_tokens_gets_ranges_only() -> None:
+    highlights = Highlights(most=len(TEXT) - 1)
+
+    async def body() -> None:
+        assert await highlights.full(URI, TEXT, frozenset(), lsp.PositionEncodingKind.Utf16) is None
+        assert await highlights.delta(URI, "1", TEXT, frozenset(), lsp.PositionEncodingKind.Utf16) is None
+        assert URI not in highlights.whole
+
+    asyncio.run(body())
+    span = (0, 0, 40)
+    ranged = highlights.range(URI, TEXT, span, frozenset(), lsp.PositionEncodingKind.Utf16)
+    assert ranged.data == located(TEXT, pieces(TEXT, 0, 40), encoding=lsp.PositionEncodingKind.Utf16).encoded()
+    assert ranged.data
