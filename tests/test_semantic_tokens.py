@@ -107,8 +107,10 @@ NNN KKKK PP CCCCCCCCCCCCCCCCCC NNN KKKK KKKK RRRRR
 class TokenClient(Client):  # type: ignore[misc]
     """A client that says it takes a refresh of the tokens, and counts them."""
 
-    def __init__(self) -> None:
+    def __init__(self, encodings: list[lsp.PositionEncodingKind] | None = None) -> None:
         super().__init__()
+        self.encodings = encodings
+        self.encoding: str | None = None
         self.legend: lsp.SemanticTokensLegend | None = None
         self.options: lsp.SemanticTokensOptions | None = None
         self.refreshed = asyncio.Event()
@@ -121,9 +123,11 @@ class TokenClient(Client):  # type: ignore[misc]
         params.capabilities = lsp.ClientCapabilities(
             workspace=lsp.WorkspaceClientCapabilities(
                 semantic_tokens=lsp.SemanticTokensWorkspaceClientCapabilities(refresh_support=True)
-            )
+            ),
+            general=lsp.GeneralClientCapabilities(position_encodings=self.encodings),
         )
         result: lsp.InitializeResult = await super().initialize_async(params)
+        self.encoding = result.capabilities.position_encoding
         provider = result.capabilities.semantic_tokens_provider
         assert isinstance(provider, lsp.SemanticTokensOptions)
         self.options, self.legend = provider, provider.legend
@@ -139,9 +143,9 @@ class TokenClient(Client):  # type: ignore[misc]
         return tokens
 
 
-def run(body: Callable[[TokenClient], Awaitable[None]]) -> None:
+def run(body: Callable[[TokenClient], Awaitable[None]], encodings: list[lsp.PositionEncodingKind] | None = None) -> None:
     async def session() -> None:
-        client = TokenClient()
+        client = TokenClient(encodings)
         await client.start()
         try:
             await body(client)
@@ -238,5 +242,32 @@ def test_a_delta_after_an_edit_and_the_marks_refreshed() -> None:
         params.previous_result_id = "stale"
         again = await client.text_document_semantic_tokens_full_delta_async(params)
         assert isinstance(again, lsp.SemanticTokens) and again.data == after.data
+
+    run(body)
+
+
+def test_columns_in_the_units_the_editor_chose() -> None:
+    """An editor that counts columns in UTF-8 bytes gets the tokens after
+    'é' (two bytes) and a clef (four) where its bytes put them."""
+    text = '[Event "é"] 1. a4 {\U0001d11e} b4\n'
+
+    async def body(client: TokenClient) -> None:
+        assert client.encoding == lsp.PositionEncodingKind.Utf8
+        await client.open(URI, text)
+        assert client.rows(await client.full()) == [
+            (0, 1, 5, "property", ()),
+            (0, 7, 4, "string", ()),
+            (0, 13, 2, "number", ()),
+            (0, 16, 2, "variable", ()),
+            (0, 19, 6, "comment", ()),
+            (0, 26, 2, "variable", ()),
+        ]
+
+    run(body, [lsp.PositionEncodingKind.Utf8])
+
+
+def test_a_document_never_opened_has_no_tokens() -> None:
+    async def body(client: TokenClient) -> None:
+        assert await client.full((ROOT / "never-opened.keil").as_uri()) is None
 
     run(body)
