@@ -45,6 +45,7 @@ from keilref.engine.rules import ButtonRule
 from keilref.errors import IllegalMoveError, KeilrefError, RecordError
 from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
+from keilref.lsp_tokens import LEGEND, Highlights
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.sniffing import is_match, match_piece, read_piece
@@ -57,6 +58,7 @@ from keilref.records.sources import STDIN, Source
 from keilref.referee.batches import Batch, checked_games
 from keilref.referee.fixes import Fix, fixes
 from keilref.referee.lines import Node, has_variations, replay_node
+from keilref.referee.marks import illegal_places
 from keilref.referee.settings import read_setup, start_game
 from keilref.referee.verdict import Verdict
 from keilref.values import Reason
@@ -659,6 +661,8 @@ def publish(ls: KeilServer, uri: str, *, first: bool = True) -> bool:
     ls.show_message_log(found.said, lsp.MessageType.Log)
     if first or not found.left:
         ls.publish_diagnostics(uri, found.diagnostics, version=document.version)
+    if not found.left:
+        _refresh_marks(ls, uri)
     return not found.left
 
 
@@ -702,6 +706,7 @@ def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
     if state is not None and state.task is not None:
         state.task.cancel()
     ls.forget(uri)
+    _highlights.forget(uri)
     ls.publish_diagnostics(uri, [])
 
 
@@ -958,6 +963,92 @@ def _action(lines: _DocumentLines, fix: Fix, shift: int) -> lsp.CodeAction:
     ]
     edit = lsp.WorkspaceEdit(changes={lines.uri: edits})
     return lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, edit=edit)
+
+
+# ---------------------------------------------------------------------------
+# Semantic tokens: the record's words (keilref.lsp_tokens), its illegal turns marked.
+
+
+_highlights = Highlights()
+
+
+def _checked_now(ls: KeilServer, document: TextDocument) -> DocumentState | None:
+    """The document's state, if its games were last checked on its present
+    text (else their places are those of an older text)."""
+    state = ls.documents.get(document.uri)
+    if state is None or state.encoded is None or state.encoded[0] is not document.source:
+        return None
+    return state
+
+
+def _illegal_offsets(ls: KeilServer, document: TextDocument) -> frozenset[int]:
+    """Where the illegal turns of the games checked on the present text start."""
+    state = _checked_now(ls, document)
+    if state is None:
+        return frozenset()
+    index = _DocumentLines.of(ls, document).index
+    return frozenset(
+        index.offset(line + shift, column)
+        for game, shift in state.games
+        for line, column in illegal_places(game.verdict)
+    )
+
+
+def _encoding(ls: KeilServer) -> str:
+    return ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+async def semantic_tokens_full(ls: KeilServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
+    marks, starts = _illegal_offsets(ls, document), _DocumentLines.of(ls, document).lsp_starts
+    return await _highlights.full(document.uri, document.source, marks, _encoding(ls), starts)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+async def semantic_tokens_delta(
+    ls: KeilServer, params: lsp.SemanticTokensDeltaParams
+) -> lsp.SemanticTokens | lsp.SemanticTokensDelta | None:
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
+    marks, starts = _illegal_offsets(ls, document), _DocumentLines.of(ls, document).lsp_starts
+    return await _highlights.delta(document.uri, params.previous_result_id, document.source, marks, _encoding(ls), starts)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+def semantic_tokens_range(ls: KeilServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens | None:
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
+    lines = _DocumentLines.of(ls, document)
+    start, end = lines.offset(params.range.start), lines.offset(params.range.end)
+    # Words are read from a place before the range no comment spans: the
+    # start of the game the range starts in, or a line start of the tokens
+    # last encoded; else the text's start.
+    first = _highlights.restart(document.uri, document.source, start)
+    found = ls.game_at(document.uri, lines.index.place(start)[0]) if _checked_now(ls, document) else None
+    if found is not None:
+        game, shift = found
+        first = max(first, min(lines.index.offset(game.line + shift, game.piece.column_offset + 1), start))
+    marks = _illegal_offsets(ls, document)
+    span = first, start, end
+    return _highlights.range(document.uri, document.source, span, marks, _encoding(ls), lines.lsp_starts)
+
+
+def _refresh_marks(ls: KeilServer, uri: str) -> None:
+    """Ask the editor for the tokens again when the illegal turns it was
+    sent are no longer those of the checked text (it asks before the check
+    of an edit ends)."""
+    document = _opened(ls, uri)
+    workspace = ls.client_capabilities.workspace
+    tokens = None if workspace is None else workspace.semantic_tokens
+    if document is None or tokens is None or not tokens.refresh_support:
+        return
+    if _highlights.stale(uri, _illegal_offsets(ls, document)):
+        ls.semantic_tokens_refresh()
 
 
 def serve() -> None:
