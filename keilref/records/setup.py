@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from keilref import wording
 from keilref.errors import TagError
+from keilref.escaping import code_point
 from keilref.records.record import Record, Tag
 from keilref.values import Color
 
@@ -53,6 +54,8 @@ class Placed:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
     """Where the point stands in the file (the tag's place when unknown)."""
+    written: str = field(default="", compare=False)
+    """The word as written (``P@D4``): a piece the rules lack is refused as written."""
 
     @property
     def token(self) -> str:
@@ -198,10 +201,11 @@ def _stones(tag: Tag) -> tuple[tuple[Placed, ...], tuple[Placed, ...]]:
             continue
         point = _POINT.match(word)
         if current is None or point is None:
-            raise TagError(wording.setup_word(tag.value, word, current is None), line, column)
+            unseen = next((code_point(c) for c in word if not c.isprintable()), None)
+            raise TagError(wording.setup_word(tag.value, word, current is None, unseen), line, column)
         king = point.group(1) == "K"
-        current.append(Placed(point.group(2).lower(), king, line, column))
+        current.append(Placed(point.group(2).lower(), king, line, column, word))
     if "W:" not in lists:
         line, column = (tag.line, start + len(tag.value)) if start else (tag.line, tag.column)
-        raise TagError(wording.setup_order(tag.value, None), line, column)
+        raise TagError(wording.setup_missing(tag.value, "W:" if lists else "B:"), line, column)
     return tuple(lists["B:"]), tuple(lists["W:"])
