@@ -36,6 +36,12 @@ class Color(enum.IntEnum):
         return "B" if self is Color.BLACK else "W"
 
 
+def mover(turn: int, white_first: bool = False) -> Color:
+    """Who plays ``turn`` (counted from 1): Black the odd turns, unless the
+    game starts from a position with White to move (``white_first``)."""
+    return Color.BLACK if (turn + white_first) % 2 else Color.WHITE
+
+
 class Reason(enum.Enum):
     """Why a turn is illegal. The values are the words of the verdict schema;
     :data:`keilref.wording.REASONS` says each in a sentence."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from keilref.values import Color, Reason, ResultKind
+from keilref.values import Color, Reason, ResultKind, mover
 
 if TYPE_CHECKING:  # the types only: every stage imports this module
     from keilref.engine.game import Game
@@ -200,7 +200,7 @@ def turn_name(turn: int, token: str, white_first: bool = False) -> str:
     record starts from a position with White to move (``white_first``): its
     first turn is White's, numbered ``1...``."""
     index = turn - 1 + white_first
-    colour = "Black" if index % 2 == 0 else "White"
+    colour = mover(turn, white_first).name.capitalize()
     return f"move {index // 2 + 1} ({colour}) {token}, turn {turn}"
 
 
