@@ -168,6 +168,9 @@ def _wrong_number(number: _Number, index: int) -> _Fault:
             f"wrong move number '{text}': the turn after it is {whose} turn of move "
             f"{index // 2 + 1}, numbered '{right}'"
         )
+        if index == _numbering.base == 1:
+            message += f' ({TO_MOVE_TAG} "White": White plays the first turn)'
+
     return _Fault(message, line, column)
 
 
