@@ -261,7 +261,7 @@ def setup_off_board(point: str, size: int) -> str:
 
 def setup_twice(point: str) -> str:
     """A point given twice in one ``Setup`` (``point`` is where it is given again)."""
-    return f"Setup: {point} is given twice: a point holds one stone"
+    return f"Setup: {point} is given twice"
 
 
 def setup_king(point: str, rules: str) -> str:

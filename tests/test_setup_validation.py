@@ -93,13 +93,13 @@ def test_a_point_off_the_board_in_blacks_list_is_found_where_written(rules: str)
 )
 def test_a_point_given_twice_is_an_error_where_it_is_given_again(rules: str, setup: str, nth: int) -> None:
     text = record(rules, f'[Setup "{setup}"]')
-    expected = Fault("error", "Setup: a1 is given twice: a point holds one stone", *at(text, "a1", nth))
+    expected = Fault("error", "Setup: a1 is given twice", *at(text, "a1", nth))
     assert verdict(text) == expected
 
 
 def test_a_yugo_king_and_a_pawn_on_one_point_are_one_point_twice() -> None:
     text = record("yugo", '[Setup "B: K@b2 W: b2"]')
-    assert verdict(text) == Fault("error", "Setup: b2 is given twice: a point holds one stone", *at(text, "b2", 2))
+    assert verdict(text) == Fault("error", "Setup: b2 is given twice", *at(text, "b2", 2))
 
 
 # --- a Setup value that does not read: at the word ---------------------------------
