@@ -93,6 +93,18 @@ def test_black_to_move_numbers_as_ever() -> None:
     assert v.error.message == "wrong move number '1...': the turn after it is Black's turn of move 1, numbered '1.'"
 
 
+@pytest.mark.parametrize("value", ["white", "WHITE", "W", ""])
+def test_a_first_number_that_a_misspelt_to_move_would_explain_says_so(value: str) -> None:
+    v = check(HEAD + f'[ToMove "{value}"]\n\n1... b2 *\n')
+    assert (v.status.value, v.error.line, v.error.column) == ("error", MOVES_LINE, 1)
+    assert v.error.message == (
+        "wrong move number '1...': the turn after it is Black's turn of move 1, numbered '1.' "
+        f'(ToMove "{value}" is not Black or White)'
+    )
+    v = check(HEAD + f'[ToMove "{value}"]\n\n1. b2 *\n')
+    assert (v.error.message, v.error.line, v.error.column) == (f'ToMove "{value}" is not Black or White', 6, 1)
+
+
 # --- turns named with their player ---------------------------------------------------
 
 

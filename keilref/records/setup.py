@@ -28,6 +28,8 @@ __all__ = [
     "Placed",
     "StartPosition",
     "has_position",
+    "numbers_white_first",
+    "unread_to_move",
     "read_position",
     "white_first",
 ]
@@ -142,9 +144,22 @@ def has_position(record: Record) -> bool:
 
 def white_first(record: Record) -> bool:
     """Whether the record's first turn is White's, so its first move number
-    is ``1...``. Read by the parsers before any other check of the tags: a
-    ``ToMove`` that is not exactly ``White`` numbers as Black first."""
-    return record.tag_value(TO_MOVE_TAG) == "White"
+    is ``1...``."""
+    return numbers_white_first(record.tag(TO_MOVE_TAG))
+
+
+def numbers_white_first(to_move: Tag | None) -> bool:
+    """Whether a ``ToMove`` tag makes the first move number ``1...``. Read by
+    the grammar before any other check of the tags: a value that is not
+    exactly ``White`` numbers as Black first (and is an error of its own)."""
+    return to_move is not None and to_move.value == "White"
+
+
+def unread_to_move(to_move: Tag | None) -> str | None:
+    """The message for a ``ToMove`` tag whose value names no player, else ``None``."""
+    if to_move is None or to_move.value in _PLAYERS:
+        return None
+    return wording.position_value(TO_MOVE_TAG, to_move.value, tuple(_PLAYERS))
 
 
 def read_position(record: Record) -> StartPosition | None:
