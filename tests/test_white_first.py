@@ -133,6 +133,17 @@ def test_an_illegal_turn_names_its_player_and_move_in_text_and_jsonl(
     assert text == f"{path}:{MOVES_LINE}:{column}: game 1: illegal: {named}"
 
 
+def test_a_node_of_the_tree_of_lines_names_its_player() -> None:
+    from keilref.referee.lines import tree
+
+    root = tree(parse_record(WHITE + "1... b2 2. c1 (2. a2) *\n"))
+    assert [repr(n) for n in root.mainline()] == [
+        "<Node move 1 (White) b2, turn 1 (main line)>",
+        "<Node move 2 (Black) c1, turn 2 (main line)>",
+    ]
+    assert repr(root.variations[0].variations[1]) == "<Node move 2 (Black) a2, turn 2 (8:15 line)>"
+
+
 def test_a_variations_illegal_turn_names_its_player() -> None:
     v = check(WHITE + "1... b2 2. c1 (2. b2) *\n")
     assert v.status.value == "unfinished"
