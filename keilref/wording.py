@@ -312,7 +312,10 @@ NO_BUTTON = "they have no button"
 
 def button_not_in_play(value: str, rules: str) -> str:
     """A ``ButtonTaken`` holder in a game whose button is not in play."""
-    return f'ButtonTaken "{_cut(value)}": the button is not in play in this game (rules {rules!r}, Button "no"), so nobody holds it'
+    return (
+        f'ButtonTaken "{_cut(value)}": the button is not in play in this game '
+        f'(rules {rules!r}, Button "no"), so nobody holds it'
+    )
 
 
 def _cut(value: str, limit: int = 40) -> str:

@@ -66,7 +66,8 @@ HAND_MADE = [
 
 def _cut_game(rng: random.Random) -> str:
     """A legal Keil game, cut at a random turn and given from the position there."""
-    (whole,) = random_games(rng.randrange(1 << 30), 1, rules=(rng.choice(("keil", "keil-2019")),), sizes=(rng.choice((3, 4, 5)),))
+    rules = (rng.choice(("keil", "keil-2019")),)
+    (whole,) = random_games(rng.randrange(1 << 30), 1, rules=rules, sizes=(rng.choice((3, 4, 5)),))
     moves = list(whole.moves)
     cut = rng.randrange(len(moves) + 1)
     rules, size = whole.rules, whole.size

@@ -119,7 +119,8 @@ def _setup_records(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         value = draw(_SPACES) + value
     tags = [f'[Setup "{value}"]']
-    for name, values in (("ToMove", ("Black", "White", "white")), ("ButtonTaken", ("Black", "no", "x")), ("FirstPass", ("White", "no"))):
+    others = (("ToMove", ("Black", "White", "white")), ("ButtonTaken", ("Black", "no", "x")), ("FirstPass", ("White", "no")))
+    for name, values in others:
         if draw(st.integers(0, 3)) == 0:
             tags.insert(draw(st.integers(0, len(tags))), f'[{name} "{draw(st.sampled_from(values))}"]')
     rules = draw(st.sampled_from(("keil", "keil-2019", "yugo", "dehil")))

@@ -20,6 +20,7 @@ import pytest
 
 from cli_support import run
 from keilref.engine.game import Game
+from keilref.errors import PositionError
 from keilref.referee.batches import check_text
 from keilref.values import Color
 
@@ -456,3 +457,37 @@ def test_text_jsonl_sarif_and_checkstyle_report_one_fault_at_one_place(tmp_path:
     assert (error.get("line"), error.get("column")) == (str(expected.line), str(expected.column))
     assert error.get("message") == said
     assert error.get("severity") == "error"
+
+
+# --- the library says the same ------------------------------------------------------------
+
+
+NO_BUTTON = "they have no button"
+NO_FIRST_PASS = "only dehil counts who passed first"
+
+
+@pytest.mark.parametrize(
+    ("rules", "given", "tag", "why"),
+    [
+        ("dehil", {"button_taken": "Black"}, "ButtonTaken", NO_BUTTON),
+        ("keil", {"first_pass": "White"}, "FirstPass", NO_FIRST_PASS),
+        ("yugo", {"first_pass": Color.BLACK}, "FirstPass", NO_FIRST_PASS),
+    ],
+)
+def test_from_position_refuses_what_the_rules_have_no_use_for(
+    rules: str, given: dict[str, object], tag: str, why: str
+) -> None:
+    message = f"a {tag} tag is not allowed under rules {rules!r}: {why}"
+    with pytest.raises(PositionError) as refused:
+        Game.from_position("B: a1 W: c3", rules=rules, size=3, **given)  # type: ignore[arg-type]
+    assert (refused.value.message, refused.value.tag, refused.value.line) == (message, tag, 0)
+    # Nobody, said as a colour's absence, is what the empty tag says: allowed.
+    Game.from_position("B: a1 W: c3", rules=rules, size=3, **{name: "no" for name in given})  # type: ignore[arg-type]
+
+
+def test_from_position_places_no_point_of_a_setup_text() -> None:
+    with pytest.raises(PositionError) as refused:
+        Game.from_position("B: a1 P@b2 W:", rules="keil", size=3)
+    assert (refused.value.message, refused.value.line, refused.value.column) == (
+        "Setup: P@b2 names a pawn, and rules 'keil' have only stones: write b2", 0, 0
+    )

@@ -26,6 +26,7 @@ HEAD = '[Rules "keil"]\n[Size "3"]\n[Komi "0"]\n[Button "yes"]\n[Setup "B: a1 b1
 WHITE = HEAD + '[ToMove "White"]\n\n'
 BLACK = HEAD + '[ToMove "Black"]\n\n'
 MOVES_LINE = 8
+WRONG = "wrong move number "
 
 
 def check(text: str):  # type: ignore[no-untyped-def]
@@ -70,9 +71,9 @@ def test_a_white_first_record_numbers_its_turns_from_1_dots(moves: str, turns: i
             "wrong move number '1.': the turn after it is White's turn of move 1, numbered '1...' "
             '(ToMove "White": White plays the first turn)',
         ),
-        ("1... b2 2... c1 *", "2...", "wrong move number '2...': the turn after it is Black's turn of move 2, numbered '2.'"),
-        ("1... b2 1... c1 *", "1... c1", "wrong move number '1...': the turn after it is Black's turn of move 2, numbered '2.'"),
-        ("1... b2 2. c1 3. a2 *", "3.", "wrong move number '3.': the turn after it is White's turn of move 2, numbered '2...'"),
+        ("1... b2 2... c1 *", "2...", f"{WRONG}'2...': the turn after it is Black's turn of move 2, numbered '2.'"),
+        ("1... b2 1... c1 *", "1... c1", f"{WRONG}'1...': the turn after it is Black's turn of move 2, numbered '2.'"),
+        ("1... b2 2. c1 3. a2 *", "3.", f"{WRONG}'3.': the turn after it is White's turn of move 2, numbered '2...'"),
         (
             "1... b2 2. c1 (2... a2) *",
             "2... a2",
