@@ -187,7 +187,7 @@ def test_an_empty_setup_is_an_error_that_shows_the_form(rules: str, value: str) 
 @pytest.mark.parametrize("rules", ["keil", "keil-2019", "dehil"])
 def test_a_king_under_rules_without_kings_is_an_error_at_it(rules: str) -> None:
     text = record(rules, '[Setup "B: a1 W: K@c3"]')
-    message = f"Setup: K@c3 is a king, and rules {rules!r} have none (kings are Yugo's)"
+    message = f"Setup: K@c3 is a king, and rules {rules!r} have none"
     assert verdict(text) == Fault("error", message, *at(text, "K@c3"))
 
 

@@ -10,6 +10,7 @@ checks as the document says.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from keilref.errors import IllegalMoveError
 from keilref.referee.batches import check_text
 from keilref.referee.clocks import TimeUsed, last_clocks
 from keilref.records.parser import parse_record
-from keilref.values import Color, mover
+from keilref.values import Color, turn_player
 
 HEAD = '[Rules "keil"]\n[Size "3"]\n[Komi "0"]\n[Button "yes"]\n[Setup "B: a1 b1 W: c3"]\n'
 WHITE = HEAD + '[ToMove "White"]\n\n'
@@ -228,8 +229,8 @@ def test_last_clocks_follow_the_player_who_began() -> None:
 
 
 def test_who_moves_each_turn() -> None:
-    assert [mover(t) for t in (1, 2, 3)] == [Color.BLACK, Color.WHITE, Color.BLACK]
-    assert [mover(t, True) for t in (1, 2, 3)] == [Color.WHITE, Color.BLACK, Color.WHITE]
+    assert [turn_player(t) for t in (1, 2, 3)] == [Color.BLACK, Color.WHITE, Color.BLACK]
+    assert [turn_player(t, True) for t in (1, 2, 3)] == [Color.WHITE, Color.BLACK, Color.WHITE]
 
 
 @pytest.mark.parametrize(
@@ -262,9 +263,18 @@ PROBLEM_4 = """[Event "Problem 4: White to capture"]
 """
 
 
-def test_the_format_documents_problem_checks_as_it_says(tmp_path: Path) -> None:
+def test_the_docs_give_problem_4_in_the_canonical_layout() -> None:
+    """docs/record-format.md shows the example as ``fmt`` writes it, with its
+    Button tag: the same game, the same verdict."""
     document = (Path(__file__).resolve().parent.parent / "docs" / "record-format.md").read_text(encoding="utf-8")
-    assert PROBLEM_4 in document
+    (shown,) = re.findall(r"```keil[^\n]*\n(\[Event \"Problem 4[^`]*)```", document)
+    assert shown != PROBLEM_4
+    mine, theirs = check(shown), check(PROBLEM_4)
+    assert (mine.status, mine.turns, mine.computed, mine.score) == (theirs.status, theirs.turns, theirs.computed, theirs.score)
+    assert mine.warnings == ()  # the docs give the Button tag too
+
+
+def test_the_format_documents_problem_checks_as_it_says(tmp_path: Path) -> None:
     v = check(PROBLEM_4)
     assert (v.status.value, v.turns, v.computed, v.illegal, v.error) == ("unfinished", 1, None, None, None)
     game = Game.from_position("B: a1 b1 W: c3", size=3, komi=0, to_move="White")

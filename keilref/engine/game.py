@@ -286,8 +286,15 @@ class Game:
         (default: the computed result once play has stopped, else ``*``).
         :func:`keilref.write_record` writes the record; reading it back and
         :meth:`~keilref.Record.replay` give this game's turns and position.
-        Raises ``ValueError`` for a game set up from a diagram (a record
-        starts from the empty board) or for a bad tag or result.
+        A game that did not start from the empty board writes its position's
+        tags (``Setup``, and ``ToMove``, ``ButtonTaken``, ``FirstPass`` where
+        they say more than their defaults): the :attr:`start_position`, or
+        the position a diagram drew. Raises ``ValueError`` for a bad tag or
+        result (a position tag given in ``tags`` must say what the game's
+        position says), and for a game its record would not replay: a
+        diagram no legal play could leave, or a game whose turns recreate
+        the diagram's position where a record's superko forbids it (the
+        player who does not move first may not).
         """
         from keilref.engine.recording import game_record  # it builds on this module
 

@@ -340,9 +340,14 @@ class KeilGame(BoardGame):
             if b[p]:
                 continue
             # Each placement is tried on the board and taken back: the
-            # suicide rule and superko are the kernel's, as in play.
+            # suicide rule and superko are the kernel's, as in play, the
+            # set-up position (turn 0, outside the table) included.
             captured: list[int] = []
-            if place(b, cells, self._marks, self._adj, p, c, captured) and not self._repeats(p, captured):
+            if (
+                place(b, cells, self._marks, self._adj, p, c, captured)
+                and not self._repeats(p, captured)
+                and not self._repeats_start(p, captured)
+            ):
                 legal.append(names[p])
             take_back(b, cells, p, captured, 3 - c)
         if self.button_in_play and not self._holder:

@@ -17,6 +17,7 @@ from keilref import wording
 from keilref.errors import TagError
 from keilref.escaping import code_point
 from keilref.records.record import Record, Tag
+from keilref.records.tags import POSITION_TAGS
 from keilref.values import Color
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "TO_MOVE_TAG",
     "Placed",
     "StartPosition",
+    "canonical_setup",
     "has_position",
     "numbers_white_first",
     "unread_to_move",
@@ -38,7 +40,7 @@ SETUP_TAG = "Setup"
 TO_MOVE_TAG = "ToMove"
 BUTTON_TAKEN_TAG = "ButtonTaken"
 FIRST_PASS_TAG = "FirstPass"
-POSITION_TAGS = (SETUP_TAG, TO_MOVE_TAG, BUTTON_TAKEN_TAG, FIRST_PASS_TAG)
+# POSITION_TAGS, the four in written order, is the tag table's (keilref.records.tags).
 
 _PLAYERS = {"Black": Color.BLACK, "White": Color.WHITE}
 _PLAYER_OR_NO: dict[str, Color | None] = {**_PLAYERS, "no": None}
@@ -135,6 +137,18 @@ class StartPosition:
 def _listed(stones: tuple[Placed, ...]) -> str:
     tokens = [p.token for p in sorted(stones, key=lambda p: (p.point[0], int(p.point[1:]), p.king))]
     return "".join(f"{t} " for t in tokens)
+
+
+def canonical_setup(value: str) -> str:
+    """A ``Setup`` tag's value as the canonical layout writes it
+    (:attr:`StartPosition.setup_text`), or ``value`` itself when it does not
+    read: what a writer cannot read it does not rewrite, so nothing written
+    is lost and the referee still says what is wrong with it, where."""
+    try:
+        black, white = _stones(Tag(SETUP_TAG, value))
+    except TagError:
+        return value
+    return StartPosition(black, white).setup_text
 
 
 def has_position(record: Record) -> bool:

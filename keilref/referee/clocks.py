@@ -15,7 +15,7 @@ from keilref import wording
 from keilref.records.record import Clock, Record, Turn, find_clock
 from keilref.records.setup import white_first
 from keilref.records.tags import TIME_CONTROL_TAG
-from keilref.values import Color, mover
+from keilref.values import Color, turn_player
 
 __all__ = [
     "NO_CONTROL",
@@ -85,12 +85,12 @@ def has_clocks(record: Record) -> bool:
 
 def last_clocks(turns: Iterable[Turn], white_first: bool = False) -> tuple[Clock | None, Clock | None]:
     """Black's and White's last readable clock along a line's turns (from
-    the game's first turn on, White's when ``white_first``), ``None`` for a
-    player without one yet."""
+    the game's first turn on, White's in a game set up with White to move),
+    ``None`` for a player without one yet."""
     last: dict[Color, Clock] = {}
     for number, _, clock, _ in line_clocks(turns):
         if clock is not None:
-            last[mover(number, white_first)] = clock
+            last[turn_player(number, white_first)] = clock
     return last.get(Color.BLACK), last.get(Color.WHITE)
 
 
@@ -121,7 +121,7 @@ def time_used(record: Record) -> TimeUsed | None:
     first = white_first(record)
     for number, _, clock, _ in line_clocks(record.turns):
         if clock is not None:
-            last[mover(number, first)] = (number, clock)
+            last[turn_player(number, first)] = (number, clock)
     if not last:
         return None
     control, _ = time_control(record)
@@ -132,7 +132,7 @@ def time_used(record: Record) -> TimeUsed | None:
         if player not in last:
             return None
         number, clock = last[player]
-        turns = (number + 1) // 2  # the mover of turn n played half of turns 1..n, rounded up, whoever began
+        turns = (number + 1) // 2
         return control.base + control.increment * turns - clock.tenths
 
     return TimeUsed(used(Color.BLACK), used(Color.WHITE))
@@ -179,7 +179,7 @@ def _variations(
     for variation in turn.variations:
         line = [*before, *variation.turns]
         # The line's own clocks are checked from the clocks of the main line before it.
-        last: dict[Color, tuple[int, Clock]] = {}
+        last: dict[int, tuple[int, Clock]] = {}
         _check_line(before, 0, control, last, None, first)
         _check_line(line[len(before) :], len(before), control, last, out, first)
         for i, inner in enumerate(variation.turns):
@@ -190,16 +190,16 @@ def _check_line(
     turns: Sequence[Turn],
     start: int,
     control: TimeControl | str | None,
-    last: dict[Color, tuple[int, Clock]],
+    last: dict[int, tuple[int, Clock]],
     out: list[ClockWarning] | None,
-    first: bool,
+    first: bool = False,
 ) -> None:
     """Check the clocks of ``turns`` (the line's turns from index ``start``),
     given each player's last clock before them in ``last`` (updated);
-    ``first``: White played the game's first turn."""
+    ``first`` is whether White plays the game's first turn."""
     for number, turn, clock, text in line_clocks(turns):
         number += start
-        player = mover(number, first)
+        player = number % 2  # one player plays the odd turns, the other the even
         at = turn.clock_at or (turn.line, turn.column)
         if clock is None:
             if out is not None:

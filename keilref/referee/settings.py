@@ -66,11 +66,6 @@ class GameSetup:
         """The position the game starts from, or ``None`` for the empty board."""
         return None if self.start is None else self.start.start_position
 
-    @property
-    def white_first(self) -> bool:
-        """Whether White plays the first turn (a position with White to move)."""
-        return self.start is not None and self.start.white_first
-
 
 def start_game(setup: GameSetup) -> Game:
     """A new game with ``setup``'s settings, before its first turn: on the
