@@ -202,7 +202,19 @@ def test_yugo_reads_kings_and_pawns_named_or_plain() -> None:
     accepted(record("yugo", '[Setup "B: K@a1 P@b2 c1 W: a3 K@c3"]'))
     game = Game.from_position("B: K@a1 P@b2 c1 W: a3 K@c3", rules="yugo", size=3)
     assert game.start_position is not None
-    assert [(p.token, p.written) for p in game.start_position.black] == [("K@a1", "K@a1"), ("b2", "P@b2"), ("c1", "c1")]
+    assert [(p.token, p.written) for p in game.start_position.black] == [("K@a1", "K@a1"), ("P@b2", "P@b2"), ("c1", "c1")]
+
+
+@pytest.mark.parametrize("rules", ["keil", "yugo"])
+def test_the_canonical_layout_keeps_a_pawn_named_as_such_and_so_the_verdict(tmp_path: Path, rules: str) -> None:
+    text = record(rules, '[Setup "B: c1 P@a1 W: c3"]')
+    path = tmp_path / "pawn.keil"
+    path.write_text(text, encoding="utf-8")
+    written = run("fmt", str(path)).output
+    assert '[Setup "B: P@a1 c1 W: c3"]' in written
+    before, after = check_text(text)[0], check_text(written)[0]
+    assert before.status.value == after.status.value == ("error" if rules == "keil" else "unfinished")
+    assert (before.error is None) == (after.error is None)
 
 
 def test_an_empty_position_is_written_with_both_labels() -> None:

@@ -63,8 +63,13 @@ class Placed:
 
     @property
     def token(self) -> str:
-        """``d4``, or ``K@d4`` for a king: as the ``Setup`` tag writes it."""
-        return f"K@{self.point}" if self.king else self.point
+        """``d4``, or ``K@d4`` for a king: as the ``Setup`` tag writes it; a
+        pawn written ``P@d4`` keeps its prefix, as a turn does, so that the
+        canonical layout never makes a record that names a pawn under rules
+        without pieces (an error) one that reads."""
+        if self.king:
+            return f"K@{self.point}"
+        return f"P@{self.point}" if self.written.startswith("P@") else self.point
 
 
 @dataclass(frozen=True)
