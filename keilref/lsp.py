@@ -3,7 +3,8 @@
 An editor sees what ``keilref check --strict`` would say, as it types: every
 fault of every game as a diagnostic, in the words SARIF uses
 (:func:`keilref.formats.findings.findings`). Hovering on a turn shows the
-board after it; formatting is ``keilref fmt``'s; code actions fix the faults
+board after it, and on a position's tags (``Setup``...) the board the game
+starts from; formatting is ``keilref fmt``'s; code actions fix the faults
 that have one right answer.
 
 It needs the optional ``pygls`` (``pip install 'keilref[lsp]'``). A document
@@ -38,21 +39,27 @@ from pygls.server import LanguageServer
 from pygls.workspace import TextDocument, Workspace
 
 from keilref import wording
+from keilref.engine.dehil import DehilGame
 from keilref.engine.game import Game
+from keilref.engine.rules import ButtonRule
 from keilref.errors import IllegalMoveError, KeilrefError, RecordError
 from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
+from keilref.lsp_tokens import LEGEND, Highlights
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
 from keilref.records.sniffing import is_match, match_piece, read_piece
 from keilref.records.parser import GameBytes
 from keilref.records.positions import LineIndex
-from keilref.records.record import Record, Turn
+from keilref.records.record import Record, Tag, Turn
+from keilref.records.setup import POSITION_TAGS, SETUP_TAG, read_position
 from keilref.records.tidy import FormatError, format_source
 from keilref.records.sources import STDIN, Source
 from keilref.referee.batches import Batch, checked_games
 from keilref.referee.fixes import Fix, fixes
 from keilref.referee.lines import Node, has_variations, replay_node
+from keilref.referee.marks import illegal_places
+from keilref.referee.settings import read_setup, start_game
 from keilref.referee.verdict import Verdict
 from keilref.values import Reason
 
@@ -88,7 +95,8 @@ _SEVERITY = {
 _NAMES_A_LINE = re.compile(r"\bline \d")
 _STRICT = CheckOptions(strict=True)
 """An editor shows everything --strict would fail, each at its own weight."""
-_TOKEN = re.compile(r"\[[^\]\n]*\]?|[^\s{}()\[\]]+")
+_TOKEN = re.compile(r'\[[^\]\n]*\]?|[^\s{}()\[\]"]+')
+"""A tag, or a word: a turn, a result, or a point inside a ``Setup`` value, whose closing quote is not part of it."""
 
 
 @dataclass
@@ -570,7 +578,7 @@ def _diagnostics(game: CheckedGame, shift: int, lines: _DocumentLines) -> Iterat
     v = game.verdict
     for finding in game.found:
         related = None
-        if v.illegal is not None and finding.rule == "illegal/superko" and v.illegal.repeats_turn:
+        if v.illegal is not None and finding.rule == "illegal/superko" and v.illegal.repeats_turn is not None:
             related = _repeated_turn(game, shift, lines, v.illegal.repeats_turn)
         elif finding.rule == "warning" and v.variation_illegal:
             related = _repeated_in_variation(game, shift, lines, (finding.line, finding.column))
@@ -588,9 +596,9 @@ def _repeated_turn(
     game: CheckedGame, shift: int, lines: _DocumentLines, turn: int
 ) -> list[lsp.DiagnosticRelatedInformation] | None:
     record = game.record()
-    if record is None or not 0 < turn <= len(record.turns):
+    if record is None or not 0 <= turn <= len(record.turns):
         return None
-    return _repeated(lines, shift, record.turns[turn - 1], turn)
+    return _repeated(lines, shift, record, record.turns[turn - 1] if turn else None, turn)
 
 
 def _repeated_in_variation(
@@ -602,8 +610,10 @@ def _repeated_in_variation(
     on the path from the game's first turn to the illegal one."""
     fault = next((f for f in game.verdict.variation_illegal if (f.line, f.column) == at), None)
     record = None if fault is None else game.record()
-    if fault is None or fault.reason != Reason.SUPERKO.value or not fault.repeats_turn or record is None:
+    if fault is None or fault.reason != Reason.SUPERKO.value or fault.repeats_turn is None or record is None:
         return None
+    if fault.repeats_turn == 0:
+        return _repeated(lines, shift, record, None, 0)
     try:
         node = _node_of(record.tree(rules=game.rules), at)
     except KeilrefError:
@@ -613,12 +623,23 @@ def _repeated_in_variation(
         return None
     repeated = path[fault.repeats_turn - 1].turn
     assert repeated is not None  # a path holds no root
-    return _repeated(lines, shift, repeated, fault.repeats_turn)
+    return _repeated(lines, shift, record, repeated, fault.repeats_turn)
 
 
-def _repeated(lines: _DocumentLines, shift: int, repeated: Turn, turn: int) -> list[lsp.DiagnosticRelatedInformation]:
-    where = lsp.Location(uri=lines.uri, range=_token_range(lines, repeated.line + shift, repeated.column))
-    return [lsp.DiagnosticRelatedInformation(location=where, message=f"the position after turn {turn}, repeated")]
+def _repeated(
+    lines: _DocumentLines, shift: int, record: Record, repeated: Turn | None, turn: int
+) -> list[lsp.DiagnosticRelatedInformation] | None:
+    """The turn whose position a superko repeats; for turn 0 (the position
+    the record starts from), the tag that sets it up."""
+    if repeated is not None:
+        at: tuple[int, int] = (repeated.line, repeated.column)
+    else:
+        tag = next((t for t in (record.tag(name) for name in POSITION_TAGS) if t is not None), None)
+        if tag is None:
+            return None
+        at = (tag.line, tag.column)
+    where = lsp.Location(uri=lines.uri, range=_token_range(lines, at[0] + shift, at[1]))
+    return [lsp.DiagnosticRelatedInformation(location=where, message=wording.repeated_position(turn))]
 
 
 def _opened(ls: KeilServer, uri: str) -> TextDocument | None:
@@ -640,6 +661,8 @@ def publish(ls: KeilServer, uri: str, *, first: bool = True) -> bool:
     ls.show_message_log(found.said, lsp.MessageType.Log)
     if first or not found.left:
         ls.publish_diagnostics(uri, found.diagnostics, version=document.version)
+    if not found.left:
+        _refresh_marks(ls, uri)
     return not found.left
 
 
@@ -683,11 +706,12 @@ def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
     if state is not None and state.task is not None:
         state.task.cancel()
     ls.forget(uri)
+    _highlights.forget(uri)
     ls.publish_diagnostics(uri, [])
 
 
 # ---------------------------------------------------------------------------
-# Hover: the board after a turn, of the main line or of a variation.
+# Hover: the board after a turn, of the main line or of a variation; the set-up position on its tags.
 
 
 def _covers(turn: Turn, shift: int, line: int, column: int) -> bool:
@@ -733,7 +757,8 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     document = _opened(ls, params.text_document.uri)
     if document is None:
         return None
-    line, column = _DocumentLines.of(ls, document).place(params.position)
+    lines = _DocumentLines.of(ls, document)
+    line, column = lines.place(params.position)
     found = ls.game_at(document.uri, line)
     if found is None:
         return None
@@ -742,7 +767,10 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
     if record is None:
         return None
     n = _turn_at(record, shift, line, column)
-    if n is not None:
+    tag = None if n is not None else _position_tag_at(record, lines, shift, line, column)
+    if tag is not None:
+        value = _setup_text(record, tag, shift, line, column, game.rules)
+    elif n is not None:
         value = _position_text(record, n, game.rules)
     else:
         node = None
@@ -755,6 +783,58 @@ def hover(ls: KeilServer, params: lsp.HoverParams) -> lsp.Hover | None:
             return None
         value = _line_position_text(node, shift)
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=value))
+
+
+_TAG_SPAN = re.compile(r'\[[^"\]\n]*(?:"(?:[^"\\\n]|\\.)*"?)?[^\]\n]*\]?')
+"""A tag as written on its line, its value quoted (a ``]`` inside the quotes is part of it)."""
+
+
+def _position_tag_at(record: Record, lines: _DocumentLines, shift: int, line: int, column: int) -> Tag | None:
+    """The tag of the record's position (``Setup``, ``ToMove``, ``ButtonTaken``,
+    ``FirstPass``) written at ``line:column``."""
+    for tag in record.tags:
+        if tag.name not in POSITION_TAGS or tag.line + shift != line or column < tag.column:
+            continue
+        start = lines.index.offset(line, tag.column)
+        match = _TAG_SPAN.match(lines.text, start, lines.index.line_span(line)[1])
+        if match is not None and column < tag.column + len(match.group()):
+            return tag
+    return None
+
+
+def _setup_text(record: Record, tag: Tag, shift: int, line: int, column: int, rules: str | None) -> str:
+    """The position the game starts from, as ``show --turn 0`` draws it, with
+    who moves, the button and (Dehil) who passed first; over the point of the
+    ``Setup`` at ``line:column``, if any, named with its stone."""
+    try:
+        g: Game | None = start_game(read_setup(record, rules=rules))
+        said = ""
+    except KeilrefError as e:
+        g, said = None, e.message if isinstance(e, RecordError) else str(e)
+    point = _setup_point(record, g, shift, line, column) if tag.name == SETUP_TAG else None
+    if g is None:
+        text = wording.setup_fault_hover(said)
+    else:
+        more = [] if g.rules.button is ButtonRule.ABSENT else [wording.button_state(g.button_in_play, g.button_holder)]
+        if isinstance(g, DehilGame):  # the one family that counts who passed first
+            more.append(wording.first_pass_state(g.first_pass))
+        text = _board_text(wording.setup_hover(wording.play_state(g), *more), g, captures=False)
+    return text if point is None else f"{point}\n\n{text}"
+
+
+def _setup_point(record: Record, g: Game | None, shift: int, line: int, column: int) -> str | None:
+    """The point of the record's ``Setup`` written at ``line:column``, named
+    with its stone; ``None`` off every point (or where the tag does not read)."""
+    try:
+        position = read_position(record)
+    except KeilrefError:
+        return None
+    for player, placed in () if position is None else position.stones():
+        if placed.line + shift == line and placed.column <= column < placed.column + len(placed.token):
+            pawns = g is not None and "K@" in g.piece_prefixes
+            piece = "king" if placed.king else "pawn" if pawns else "stone"
+            return wording.setup_point(placed.token, player, piece)
+    return None
 
 
 def _position_text(record: Record, n: int, rules: str | None = None) -> str:
@@ -883,6 +963,92 @@ def _action(lines: _DocumentLines, fix: Fix, shift: int) -> lsp.CodeAction:
     ]
     edit = lsp.WorkspaceEdit(changes={lines.uri: edits})
     return lsp.CodeAction(title=fix.title, kind=lsp.CodeActionKind.QuickFix, edit=edit)
+
+
+# ---------------------------------------------------------------------------
+# Semantic tokens: the record's words (keilref.lsp_tokens), its illegal turns marked.
+
+
+_highlights = Highlights()
+
+
+def _checked_now(ls: KeilServer, document: TextDocument) -> DocumentState | None:
+    """The document's state, if its games were last checked on its present
+    text (else their places are those of an older text)."""
+    state = ls.documents.get(document.uri)
+    if state is None or state.encoded is None or state.encoded[0] is not document.source:
+        return None
+    return state
+
+
+def _illegal_offsets(ls: KeilServer, document: TextDocument) -> frozenset[int]:
+    """Where the illegal turns of the games checked on the present text start."""
+    state = _checked_now(ls, document)
+    if state is None:
+        return frozenset()
+    index = _DocumentLines.of(ls, document).index
+    return frozenset(
+        index.offset(line + shift, column)
+        for game, shift in state.games
+        for line, column in illegal_places(game.verdict)
+    )
+
+
+def _encoding(ls: KeilServer) -> str:
+    return ls.workspace.position_encoding or lsp.PositionEncodingKind.Utf16
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+async def semantic_tokens_full(ls: KeilServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
+    marks, starts = _illegal_offsets(ls, document), _DocumentLines.of(ls, document).lsp_starts
+    return await _highlights.full(document.uri, document.source, marks, _encoding(ls), starts)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+async def semantic_tokens_delta(
+    ls: KeilServer, params: lsp.SemanticTokensDeltaParams
+) -> lsp.SemanticTokens | lsp.SemanticTokensDelta | None:
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
+    marks, starts = _illegal_offsets(ls, document), _DocumentLines.of(ls, document).lsp_starts
+    return await _highlights.delta(document.uri, params.previous_result_id, document.source, marks, _encoding(ls), starts)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+def semantic_tokens_range(ls: KeilServer, params: lsp.SemanticTokensRangeParams) -> lsp.SemanticTokens | None:
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
+    lines = _DocumentLines.of(ls, document)
+    start, end = lines.offset(params.range.start), lines.offset(params.range.end)
+    # Words are read from a place before the range no comment spans: the
+    # start of the game the range starts in, or a line start of the tokens
+    # last encoded; else the text's start.
+    first = _highlights.restart(document.uri, document.source, start)
+    found = ls.game_at(document.uri, lines.index.place(start)[0]) if _checked_now(ls, document) else None
+    if found is not None:
+        game, shift = found
+        first = max(first, min(lines.index.offset(game.line + shift, game.piece.column_offset + 1), start))
+    marks = _illegal_offsets(ls, document)
+    span = first, start, end
+    return _highlights.range(document.uri, document.source, span, marks, _encoding(ls), lines.lsp_starts)
+
+
+def _refresh_marks(ls: KeilServer, uri: str) -> None:
+    """Ask the editor for the tokens again when the illegal turns it was
+    sent are no longer those of the checked text (it asks before the check
+    of an edit ends)."""
+    document = _opened(ls, uri)
+    workspace = ls.client_capabilities.workspace
+    tokens = None if workspace is None else workspace.semantic_tokens
+    if document is None or tokens is None or not tokens.refresh_support:
+        return
+    if _highlights.stale(uri, _illegal_offsets(ls, document)):
+        ls.semantic_tokens_refresh()
 
 
 def serve() -> None:

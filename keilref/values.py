@@ -36,6 +36,20 @@ class Color(enum.IntEnum):
         return "B" if self is Color.BLACK else "W"
 
 
+def turn_player(turn: int, white_first: bool = False) -> Color:
+    """Who plays ``turn`` (counted from 1): Black the odd turns, unless the
+    game starts from a position with White to move (``white_first``), where
+    White plays the odd ones. The one rule every numbering and label uses."""
+    return Color.WHITE if (turn % 2 == 1) == white_first else Color.BLACK
+
+
+def move_number(turn: int, white_first: bool = False) -> str:
+    """``turn`` as a record numbers it: ``12.`` before Black's, ``12...`` before
+    White's; a White-first game's first turn is ``1...``, its second ``2.``."""
+    index = turn - 1 + white_first
+    return f"{index // 2 + 1}{'.' if index % 2 == 0 else '...'}"
+
+
 class Reason(enum.Enum):
     """Why a turn is illegal. The values are the words of the verdict schema;
     :data:`keilref.wording.REASONS` says each in a sentence."""

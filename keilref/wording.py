@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from keilref.values import Color, Reason, ResultKind
+from keilref.values import Color, Reason, ResultKind, move_number, turn_player
 
 if TYPE_CHECKING:  # the types only: every stage imports this module
     from keilref.engine.game import Game
@@ -23,6 +23,15 @@ if TYPE_CHECKING:  # the types only: every stage imports this module
 
 __all__ = [
     "GAME_NOT_ENDED",
+    "NO_TURN_YET",
+    "SETUP_POSITION",
+    "SETUP_NO_TURN",
+    "SETUP_COUNTED",
+    "played",
+    "last_turn",
+    "last_turn_none",
+    "no_turn_yet",
+    "viewer_start",
     "NO_CLOCK",
     "COMMENT_LABEL",
     "REASONS",
@@ -39,6 +48,12 @@ __all__ = [
     "NO_FIRST_PASS",
     "NO_BUTTON",
     "button_not_in_play",
+    "button_state",
+    "first_pass_state",
+    "repeated_position",
+    "setup_fault_hover",
+    "setup_hover",
+    "setup_point",
     "position_tag_not_allowed",
     "setup_triangle",
     "setup_surrounded_pawns",
@@ -49,6 +64,8 @@ __all__ = [
     "setup_off_board",
     "setup_word",
     "setup_order",
+    "setup_missing",
+    "setup_pawn",
     "position_value",
     "clocks",
     "comment_line",
@@ -197,9 +214,52 @@ def turn_name(turn: int, token: str, white_first: bool = False) -> str:
     ``move 16 (Black) e2, turn 31``. Black plays the odd turns, unless the
     record starts from a position with White to move (``white_first``): its
     first turn is White's, numbered ``1...``."""
-    index = turn - 1 + white_first
-    colour = "Black" if index % 2 == 0 else "White"
-    return f"move {index // 2 + 1} ({colour}) {token}, turn {turn}"
+    number = move_number(turn, white_first).rstrip(".")
+    return f"move {number} ({_mover_name(turn, white_first)}) {token}, turn {turn}"
+
+
+def _mover_name(turn: int, white_first: bool) -> str:
+    return turn_player(turn, white_first).name.capitalize()
+
+
+def played(turn: int, token: str, white_first: bool = False) -> str:
+    """A turn with its player, as a viewer labels it: ``b2 (White)``."""
+    return f"{token} ({_mover_name(turn, white_first)})"
+
+
+def last_turn(turn: int, token: str, white_first: bool = False) -> str:
+    """The turn a picture shows last, as ``show`` and a board's caption say it:
+    ``last turn: 18 e3 (White)`` (the turn as the referee counts it)."""
+    return f"last turn: {turn} {played(turn, token, white_first)}"
+
+
+SETUP_POSITION = "the setup position"
+"""The position a record's ``Setup`` tag gives, before the first turn."""
+NO_TURN_YET = "no turn yet"
+"""A board's caption before the first turn, on the empty board."""
+SETUP_NO_TURN = f"{SETUP_POSITION}, {NO_TURN_YET}"
+"""A board's caption before the first turn of a game set up from a position."""
+
+
+def no_turn_yet(from_position: bool) -> str:
+    """What a picture says before the first turn: ``no turn yet``, or that the
+    board is the record's set-up position."""
+    return SETUP_NO_TURN if from_position else NO_TURN_YET
+
+
+def viewer_start(from_position: bool) -> str:
+    """A viewer's words for the position before the first turn."""
+    return f"start: {no_turn_yet(from_position)}"
+
+
+SETUP_COUNTED = f"this counts {SETUP_POSITION} as if the game ended there"
+"""``score --turn 0`` of a game set up from a position: the count of the setup itself."""
+
+
+def last_turn_none(from_position: bool) -> str:
+    """``show``'s line for the last turn before the first: ``last turn: none``
+    (``last turn: none, the setup position`` for a game set up from one)."""
+    return f"last turn: none, {SETUP_POSITION}" if from_position else "last turn: none"
 
 
 def illegal_turn(
@@ -224,18 +284,32 @@ def position_value(name: str, value: str, words: tuple[str, ...]) -> str:
     return f'{name} "{_cut(value)}" is not {allowed}'
 
 
-def setup_order(value: str, label: str | None) -> str:
-    """A ``Setup`` whose ``B:`` and ``W:`` are missing, repeated or out of order."""
-    if label is None:
-        return f'Setup "{_cut(value)}" has no "W:": write Black\'s points after "B:", then White\'s after "W:" (B: d4 W: e4)'
-    return f'Setup "{_cut(value)}": "{label}" is out of place: write "B:" and Black\'s points, then "W:" and White\'s, once each'
+def setup_order(value: str, label: str) -> str:
+    """A ``Setup`` whose ``B:`` or ``W:`` (``label``) is repeated or out of order."""
+    return (
+        f'Setup "{_cut(value)}": "{label}" is out of place: write "B:" and Black\'s points, '
+        f'then "W:" and White\'s, once each (B: d4 W: e4)'
+    )
 
 
-def setup_word(value: str, word: str, before_label: bool) -> str:
-    """A word of a ``Setup`` that is not a point (or stands before ``B:``)."""
+def setup_missing(value: str, label: str) -> str:
+    """A ``Setup`` without its ``B:`` (an empty value) or its ``W:``."""
+    if label == "B:":
+        return f'Setup "{_cut(value)}" is empty: write "B:" and Black\'s points, then "W:" and White\'s (B: d4 W: e4)'
+    return f'Setup "{_cut(value)}" has no "W:": write "W:" after Black\'s points, then White\'s, if any (B: d4 W: e4)'
+
+
+def setup_word(value: str, word: str, before_label: bool, unseen: str | None = None) -> str:
+    """A word of a ``Setup`` that is not a point (or stands before ``B:``);
+    ``unseen`` names a character in it that cannot be seen."""
+    shown = f"'{_cut(word)}'"
+    if word[:2] in ("B:", "W:"):
+        return f'Setup "{_cut(value)}": {shown}: put a space after "{word[:2]}" ({word[:2]} {_cut(word[2:])})'
+    if unseen is not None:
+        return f'Setup "{_cut(value)}": {shown} is not a point: {unseen} separates nothing'
     if before_label:
-        return f'Setup "{_cut(value)}": {_cut(word)!r} stands before "B:": the value starts with "B:" (B: d4 W: e4)'
-    return f'Setup "{_cut(value)}": {_cut(word)!r} is not a point (such as d4, or K@d4 for a Yugo king)'
+        return f'Setup "{_cut(value)}": {shown} stands before "B:": the value starts with "B:" (B: d4 W: e4)'
+    return f'Setup "{_cut(value)}": {shown} is not a point (such as d4, or K@d4 for a Yugo king)'
 
 
 def setup_off_board(point: str, size: int) -> str:
@@ -244,13 +318,18 @@ def setup_off_board(point: str, size: int) -> str:
 
 
 def setup_twice(point: str) -> str:
-    """A point given twice in one ``Setup``."""
+    """A point given twice in one ``Setup`` (``point`` is where it is given again)."""
     return f"Setup: {point} is given twice"
 
 
 def setup_king(point: str, rules: str) -> str:
     """A king set up under rules without kings."""
     return f"Setup: K@{point} is a king, and rules {rules!r} have none"
+
+
+def setup_pawn(point: str, rules: str) -> str:
+    """A piece named a pawn under rules without pieces."""
+    return f"Setup: P@{point} names a pawn, and rules {rules!r} have only stones: write {point}"
 
 
 def setup_unreachable(why: str) -> str:
@@ -265,12 +344,19 @@ def setup_no_liberty(points: str) -> str:
 
 def setup_surrounded_pawns(points: str) -> str:
     """A surrounded Yugo group that holds a pawn."""
-    return f"the group {points} is surrounded and holds a pawn"
+    return f"the group {points} is surrounded and holds a pawn (only a group of kings may stand surrounded)"
 
 
-def setup_triangle(points: str) -> str:
-    """A Dehil triangle no placement could have made."""
-    return f"the triangle {points} breaks the triangle restriction"
+def setup_triangle(points: str, edge_stones: int, unsupported: str | None) -> str:
+    """A Dehil triangle no placement could have made: with more than one
+    stone on the edge, or with a stone off the edge (``unsupported``) beside
+    no friendly stone outside it and no hourglass centre."""
+    if unsupported is None:
+        return f"the triangle {points} has {edge_stones} stones on the edge (a triangle may have one at most)"
+    return (
+        f"the triangle {points}: {unsupported} is beside no friendly stone outside the triangle "
+        f"and no hourglass centre, so no placement could make it"
+    )
 
 
 def position_tag_not_allowed(name: str, rules: str, why: str) -> str:
@@ -282,9 +368,99 @@ NO_FIRST_PASS = "only dehil counts who passed first"
 NO_BUTTON = "they have no button"
 
 
-def button_not_in_play(rules: str) -> str:
+def button_not_in_play(value: str, rules: str) -> str:
     """A ``ButtonTaken`` holder in a game whose button is not in play."""
-    return f'the button is not in play in this game (rules {rules!r}, Button "no"): nobody can hold it'
+    return (
+        f'ButtonTaken "{_cut(value)}": the button is not in play in this game '
+        f'(rules {rules!r}, Button "no"), so nobody holds it'
+    )
+
+
+def button_state(in_play: bool, holder: Color | None) -> str:
+    """``button taken by Black``, ``button not taken`` or ``button not in play``."""
+    if not in_play:
+        return "button not in play"
+    return "button not taken" if holder is None else f"button taken by {holder.name.capitalize()}"
+
+
+def first_pass_state(player: Color | None) -> str:
+    """Who passed first, in Dehil: ``first pass: White``, or ``first pass: nobody yet``."""
+    return f"first pass: {'nobody yet' if player is None else player.name.capitalize()}"
+
+
+def setup_hover(state: str, *more: str) -> str:
+    """The set-up position as the editor's hover titles it (Markdown), with
+    where play stands (:func:`play_state`) and what else the tags say of it:
+    ``**The set-up position**: White to move; button taken by Black``."""
+    return "; ".join((f"**The set-up position**: {state}", *more))
+
+
+def setup_fault_hover(message: str) -> str:
+    """The hover on a position's tags where the game cannot be set up."""
+    return f"**The set-up position** cannot be set up: {message}"
+
+
+def setup_point(token: str, player: Color, piece: str) -> str:
+    """A point of a ``Setup`` as the editor's hover names it (Markdown):
+    ``**K@c3**: a White king of the set-up position``."""
+    return f"**{token}**: a {player.name.capitalize()} {piece} of the set-up position"
+
+
+def repeated_position(turn: int) -> str:
+    """What a superko's repeated position is, where the editor points at it:
+    ``the position after turn 29, repeated``, or ``the setup position, repeated``
+    (turn 0, the position the record starts from)."""
+    return "the setup position, repeated" if turn == 0 else f"the position after turn {turn}, repeated"
+
+
+def tag_disagrees_with_game(name: str, written: str, value: str | None) -> str:
+    """A tag given for a game's record that says otherwise than the game
+    (``value`` is the game's; ``None`` for a position tag of a game that
+    starts from the empty board)."""
+    if value is None:
+        return (
+            f"tag {name} {written!r} disagrees with the game, which starts from the empty board "
+            "with Black to move"
+        )
+    return f"tag {name} {written!r} disagrees with the game, which has {value!r}"
+
+
+def game_not_written(why: str) -> str:
+    """``Game.to_record`` refusing a game its record would not replay."""
+    return f"this game cannot be written as a record: {why}"
+
+
+def diagram_not_a_setup(fault: str) -> str:
+    """A diagram's position that no record's ``Setup`` could give."""
+    return f"the position it was set up from cannot be a record's Setup ({fault})"
+
+
+def turns_do_not_replay(fault: str, from_position: bool) -> str:
+    """A game's turns that its record would not replay (from its Setup, whose
+    position the player who does not move first may not recreate)."""
+    if from_position:
+        return f"its turns do not replay from its position as a record's Setup gives it ({fault})"
+    return f"its turns do not replay ({fault})"
+
+
+POSITION_NOT_REACHED = "its turns, replayed from where its record starts, do not lead to its position"
+
+
+def from_a_position(games: int) -> str:
+    """``stats``' count of the games that start from a position."""
+    plural = "" if games == 1 else "s"
+    return (
+        f"from a position: {games:,} game{plural} (counted in every column but the turns, "
+        "since the turns before a position are not in its record)"
+    )
+
+
+def export_from_position(tag: str) -> str:
+    """``export`` refusing a game that starts from a position."""
+    return (
+        f"the game starts from a position (its {tag} tag), and the abstract_games server has no setups: "
+        "its games start from the empty board"
+    )
 
 
 def _cut(value: str, limit: int = 40) -> str:
@@ -345,11 +521,11 @@ def line_title(at: Place | None) -> str:
     return "main line" if at is None else f"variation at {at[0]}:{at[1]}"
 
 
-def line_choice(at: Place | None, turn: int, token: str) -> str:
+def line_choice(at: Place | None, turn: int, token: str, white_first: bool = False) -> str:
     """A line offered at a turn with alternatives, by its turn there as a
-    record numbers it: ``variation at 8:25: 12... a1``, ``main line: 13. d4``."""
-    number = f"{(turn + 1) // 2}." if turn % 2 == 1 else f"{turn // 2}..."
-    return f"{line_title(at)}: {number} {token}"
+    record numbers it: ``variation at 8:25: 12... a1``, ``main line: 13. d4``
+    (a White-first game's first turn is ``1...``)."""
+    return f"{line_title(at)}: {move_number(turn, white_first)} {token}"
 
 
 def back_to(at: Place | None) -> str:

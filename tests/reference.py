@@ -109,9 +109,14 @@ class RefKeil:
         board: dict[str, int] | None = None,
         to_move: int = BLACK,
         holder: int | None = None,
+        setup: bool = False,
     ) -> None:
         """A new game; ``board``, ``to_move`` and ``holder`` set up a position
-        to start from (no earlier positions: it counts for nobody)."""
+        to start from. As a diagram (``setup`` false) it counts for nobody.
+        As a record's setup (``setup`` true, record-format.md, "Superko from
+        a position") it is the position at the end of the last turn of the
+        player who does *not* play first, turn 0; the earlier history is
+        unknown, so nothing else is compared."""
         if rules not in RULE_SETS:
             raise ValueError(rules)
         self.size = size
@@ -131,6 +136,9 @@ class RefKeil:
         self.holder: int | None = holder
         # One entry per turn played: (player, move, position at the end of the turn).
         self.history: list[tuple[int, str, tuple[tuple[int, ...], bool]]] = []
+        # The setup position, with the player whose turn 0 left it (None: nobody's).
+        self.start = self.position_of(self.board, self.button_taken)
+        self.start_left_by: int | None = other(to_move) if setup else None
         self.last_captured: frozenset[str] = frozenset()
         self.prisoners = {BLACK: 0, WHITE: 0}
 
@@ -313,6 +321,8 @@ class RefKeil:
             for number, (who, _, position) in enumerate(self.history, start=1)
             if who == player and position == new
         ]
+        if player == self.start_left_by and self.start == new:
+            repeats.append(0)
         if repeats:
             return Verdict(SUPERKO, repeats_turn=max(repeats))
         return Verdict(None, board=board, captured=captured)

@@ -106,15 +106,30 @@ class Verdict:
 class RefDehil:
     """Dehil, the rules document line by line."""
 
-    def __init__(self, size: int, komi: int = 0) -> None:
+    def __init__(
+        self,
+        size: int,
+        komi: int = 0,
+        *,
+        board: dict[str, int] | None = None,
+        to_move: int = BLACK,
+        first_pass: int | None = None,
+    ) -> None:
+        """A new game; ``board``, ``to_move`` and ``first_pass`` (who passed
+        first before the position) set up a position to start from. The
+        turns before it are unknown: none of them is a pass that a pass
+        after it could follow "in succession"."""
         self.size = size
         self.komi = komi
         self.points = sorted(board_points(size), key=lambda p: board_points(size)[p])
         self.board = {p: EMPTY for p in self.points}
-        self.to_move = BLACK
+        if board is not None:
+            assert set(board) == set(self.points)
+            self.board = dict(board)
+        self.to_move = to_move
         self.turn = 0
         self.history: list[str] = []
-        self.first_pass: int | None = None
+        self.first_pass: int | None = first_pass
 
     # --- the end: "when both players pass in succession" --------------------
     @property

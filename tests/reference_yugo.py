@@ -111,7 +111,13 @@ class Verdict:
 class RefYugo:
     """A game of Yugo, straight from the rules document."""
 
-    def __init__(self, size: int, komi: int = 0, board: Board | None = None, to_move: int = BLACK) -> None:
+    def __init__(
+        self, size: int, komi: int = 0, board: Board | None = None, to_move: int = BLACK, holder: int | None = None
+    ) -> None:
+        """A new game; ``board``, ``to_move`` and ``holder`` (who took the
+        button) set up a position to start from. Yugo has no repetition
+        rule, so nothing before the position is ever needed: play starts
+        afresh, in its first stretch."""
         self.size = size
         self.komi = komi
         self.points = board_points(size)
@@ -120,7 +126,7 @@ class RefYugo:
         assert set(self.board) == set(self.points)
         self.first = to_move
         self.history: list[str] = []
-        self.holder: int | None = None
+        self.holder: int | None = holder
         self.stretch_start = 0
         """Index in ``history`` where the current stretch of play began."""
         self.resumed = False

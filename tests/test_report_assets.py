@@ -48,9 +48,14 @@ def test_the_page_holds_the_style_sheet_the_package_ships(tmp_path: Path) -> Non
 
 def test_the_page_holds_the_script_the_package_ships_with_its_words_filled_in(tmp_path: Path) -> None:
     js = asset("report.js")
-    assert js.count("KEILREF_NEXT_ILLEGAL") == js.count("KEILREF_STATUS_SIGNS") == 1
-    filled = js.replace("KEILREF_NEXT_ILLEGAL", '" — next, illegal: "').replace(
-        "KEILREF_STATUS_SIGNS", '{ok: "\\u2713", unfinished: "\\u2026", mismatch: "\\u2260", illegal: "\\u2717", error: "!"}'
+    assert js.count("KEILREF_NEXT_ILLEGAL") == js.count("KEILREF_STATUS_SIGNS") == js.count("KEILREF_START") == 1
+    filled = (
+        js.replace("KEILREF_NEXT_ILLEGAL", '" — next, illegal: "')
+        .replace(
+            "KEILREF_STATUS_SIGNS",
+            '{ok: "\\u2713", unfinished: "\\u2026", mismatch: "\\u2260", illegal: "\\u2717", error: "!"}',
+        )
+        .replace("KEILREF_START", '["start: no turn yet", "start: the setup position, no turn yet"]')
     )
     page = report(tmp_path)
     assert page.endswith(f"<script>\n{filled}</script>\n</main>\n</body>\n</html>\n")

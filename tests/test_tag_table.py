@@ -127,8 +127,10 @@ def test_the_writer_puts_the_standard_tags_first_in_the_tables_order() -> None:
     given = [Tag(spec.name, "x") for spec in reversed(TAGS)] + [Tag("Note", "x")]
     written = [t.name for t in writer.canonical_tags(given)]
     standard = names_with(Role.STANDARD)
-    others = [spec.name for spec in reversed(TAGS) if spec.name not in standard]
-    assert written == [*standard, *others, "Note"]
+    position = names_with(Role.POSITION)
+    assert position == ("Setup", "ToMove", "ButtonTaken", "FirstPass")
+    others = [spec.name for spec in reversed(TAGS) if spec.name not in standard + position]
+    assert written == [*standard, *position, *others, "Note"]
 
 
 def test_a_record_made_from_a_game_states_every_setting_tag_in_the_tables_order() -> None:

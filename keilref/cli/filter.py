@@ -61,11 +61,21 @@ def filter_games(
     rule_sensitive: Annotated[
         bool, typer.Option("--rule-sensitive", help="Only games whose winner differs under the sibling rule set.")
     ] = False,
+    setup: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--setup/--no-setup",
+            help="Only games that start from a position (a Setup, ToMove, ButtonTaken or FirstPass tag); "
+            "--no-setup: only games from the empty board.",
+        ),
+    ] = None,
     duplicates: Annotated[
-        bool, typer.Option("--duplicates", help="Only games with the rules, size and turns of an earlier one.")
+        bool,
+        typer.Option("--duplicates", help="Only games with the rules, size, position and turns of an earlier one."),
     ] = False,
     unique: Annotated[
-        bool, typer.Option("--unique", help="Leave out games with the rules, size and turns of an earlier one.")
+        bool,
+        typer.Option("--unique", help="Leave out games with the rules, size, position and turns of an earlier one."),
     ] = False,
     output: OutputFileOption = None,
     jobs: JobsOption = None,
@@ -116,6 +126,7 @@ def filter_games(
         tags=tuple(tags),
         min_turns=min_turns,
         rule_sensitive=rule_sensitive,
+        setup=setup,
     )
     repeats = Repeats.DUPLICATES if duplicates else Repeats.UNIQUE if unique else Repeats.KEEP
 

@@ -111,8 +111,12 @@ def export(
     except PathError as e:
         fail(str(e))
     done, failed = export_sources(sources, read_source)
-    for file, game, message in failed:
-        typer.echo(f"keilref: {shown_name(file)}: game {game}: cannot export: {message}", err=True)
+    for refused in failed:
+        at = "" if refused.line is None else f":{refused.line}:{refused.column}"
+        typer.echo(
+            f"keilref: {shown_name(refused.source)}{at}: game {refused.game}: cannot export: {refused.message}",
+            err=True,
+        )
     if output is None:
         for item in done:
             typer.echo(json_text(item.moves))

@@ -169,7 +169,7 @@ class _Shown:
     def clock_line(self) -> str | None:
         if not self.clocks:
             return None
-        black, white = last_clocks(self.path)
+        black, white = last_clocks(self.path, self.rep.game.white_first)
         return wording.clocks(None if black is None else str(black), None if white is None else str(white))
 
     def notes(self) -> list[str]:
@@ -302,7 +302,11 @@ def show(
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
 ) -> None:
-    """Draw the position after a turn (by default, the end) of the game or of one of its variations."""
+    """Draw the position after a turn (by default, the end) of the game or of one of its variations.
+
+    --turn 0 draws the board before the first turn: empty, or the position a
+    Setup tag gives, with who is to move and who holds the button.
+    """
     with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
         seen = _shown(file, game, turn, line, rules, encoding)
@@ -314,10 +318,9 @@ def show(
         typer.echo(g.diagram(unicode=unicode, territory=territory), nl=False)
         moves = g.moves
         if moves:
-            mover = Color.BLACK if len(moves) % 2 == 1 else Color.WHITE
-            typer.echo(f"last turn: {len(moves)} {moves[-1]} ({_color(mover)})")
+            typer.echo(wording.last_turn(len(moves), moves[-1], g.white_first))
         else:
-            typer.echo("last turn: none")
+            typer.echo(wording.last_turn_none(g.start_position is not None))
         comment = seen.comment_line()
         if comment is not None:
             typer.echo(comment)
@@ -358,7 +361,11 @@ def score(
     output: OutputFileOption = None,
     encoding: EncodingOption = None,
 ) -> None:
-    """Count the position after a turn (by default, the end): stones, territory, komi, button, result."""
+    """Count the position after a turn (by default, the end): stones, territory, komi, button, result.
+
+    For a game set up from a position (a Setup tag), --turn 0 counts the setup
+    itself, as if the game ended there: a finished board, scored.
+    """
     with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
         seen = _shown(file, game, turn, line, rules, encoding)
@@ -367,12 +374,14 @@ def score(
             _header(file, _game(game), seen)
         if format != "text":
             counted = rep.game.score()
-            what = "result" if rep.game.is_over else "count so far"
+            what = "result" if rep.game.is_over or _setup_counted(rep) else "count so far"
             notes = [f"Black {format_number(counted.black)}, White {format_number(counted.white)}: {what} {counted.result}"]
             _picture(rep, format, territory=True, notes=notes)
         g = rep.game
         typer.echo(g.diagram(unicode=unicode, territory=True), nl=False)
-        if not g.is_over:
+        if _setup_counted(rep):
+            typer.echo(wording.SETUP_COUNTED)
+        elif not g.is_over:
             typer.echo("the game has not ended: this counts the current position")
         counted = g.score()
         typer.echo(
@@ -382,6 +391,13 @@ def score(
         for said in g.explain_score():
             typer.echo(said)
         _exit_for(rep)
+
+
+def _setup_counted(rep: Replay) -> bool:
+    """Whether ``score`` counts a set-up position itself (``--turn 0``): as
+    the format has it, as if the game ended there."""
+    g = rep.game
+    return rep.illegal is None and g.turn == 0 and g.start_position is not None and not g.is_over
 
 
 @app.command()

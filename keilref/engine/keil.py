@@ -190,21 +190,18 @@ class KeilGame(BoardGame):
         for _, members, libs in self._group_indices(KEIL):
             if not libs:
                 raise PositionError(wording.setup_unreachable(wording.setup_no_liberty(self._setup_names(members))))
-        if position.first_pass is not None:
-            raise PositionError(
-                wording.position_tag_not_allowed("FirstPass", self.rules.name, wording.NO_FIRST_PASS), tag="FirstPass"
-            )
         self._to_move = int(position.to_move)
         if position.button_taken is not None:
             if not self.button_in_play:
-                raise PositionError(wording.button_not_in_play(self.rules.name), tag="ButtonTaken")
+                holder = position.button_taken.name.capitalize()
+                raise PositionError(wording.button_not_in_play(holder, self.rules.name), tag="ButtonTaken")
             self._holder = int(position.button_taken)
             self._board[self._n] = 1
         self._cells = list(self._board)
-        self._forget_history()
+        self._forget_history(start_counts=True)
         self._remember_start()
 
-    def _forget_history(self, empty: bool = False) -> None:
+    def _forget_history(self, empty: bool = False, start_counts: bool = False) -> None:
         """Start the superko memory afresh from the present position, which
         becomes turn 0 (:mod:`keilref.engine.kernel` says what it holds); ``empty``
         says it is the empty board, whose position key is 0."""
@@ -215,6 +212,10 @@ class KeilGame(BoardGame):
         # (kernel.turn_keys mixes White in).
         self._hashes[0] = key ^ (self._keys[0][0] if self._to_move == 1 else 0)
         self._snapshots = bytearray(self._board)
+        # A set-up position is the one the player who does not move first
+        # left (record format, version 3); a diagram's and the empty board
+        # are at the end of nobody's turn.
+        self._start_key = self._hashes[0] if start_counts else -1
 
     # --- playing ---------------------------------------------------------
     # Every turn is played by the kernel (keilref.engine.kernel.advance), one or a
@@ -247,6 +248,7 @@ class KeilGame(BoardGame):
             self.button_in_play,
             self._cells,
             self._marks,
+            self._start_key,
         )
         if played:
             self._to_move, self._turn, self._passes, self._over, self._holder = state
@@ -271,9 +273,12 @@ class KeilGame(BoardGame):
         captured: list[int] = []
         legal = place(b, self._cells, self._marks, self._adj, code, self._to_move, captured)
         earlier = self._repeats(code, captured) if legal else 0
+        start = legal and not earlier and self._repeats_start(code, captured)
         take_back(b, self._cells, code, captured, 3 - self._to_move)
         if not legal:
             return self._illegal(move, Reason.SUICIDE)
+        if start:
+            return self._illegal(move, Reason.SUPERKO, 0)
         if not earlier:
             raise AssertionError(f"the kernel refused {move!r}, a legal turn")
         return self._illegal(move, Reason.SUPERKO, earlier)
@@ -290,6 +295,16 @@ class KeilGame(BoardGame):
             self._board, key, self._table, self._hashes, self._snapshots,
             self._adj, self._codes, self._moves, c, self._marks,
         )
+
+    def _repeats_start(self, x: int, captured: list[int]) -> bool:
+        """Whether the board, as :meth:`_repeats` takes it, recreates the set-up
+        position, and the player to move is the one who did not move first
+        (for whom it counts as the position their last turn left)."""
+        key = self._hashes[self._turn] ^ self._keys[self._to_move][x]
+        for s in captured:
+            key ^= self._keys[5 - self._to_move][s]
+        start = self._snapshots[: len(self._board)]
+        return key == self._start_key and self._turn % 2 == 1 and self._board == start
 
     def _decode(self, move: str) -> int:
         """Map a token missing from the fast table: raise the right error."""
@@ -325,9 +340,14 @@ class KeilGame(BoardGame):
             if b[p]:
                 continue
             # Each placement is tried on the board and taken back: the
-            # suicide rule and superko are the kernel's, as in play.
+            # suicide rule and superko are the kernel's, as in play, the
+            # set-up position (turn 0, outside the table) included.
             captured: list[int] = []
-            if place(b, cells, self._marks, self._adj, p, c, captured) and not self._repeats(p, captured):
+            if (
+                place(b, cells, self._marks, self._adj, p, c, captured)
+                and not self._repeats(p, captured)
+                and not self._repeats_start(p, captured)
+            ):
                 legal.append(names[p])
             take_back(b, cells, p, captured, 3 - c)
         if self.button_in_play and not self._holder:

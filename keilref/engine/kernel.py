@@ -262,6 +262,7 @@ def advance(
     button_in_play: bool,
     cells: list[int],
     marks: list[int],
+    start_key: int = -1,
 ) -> tuple[int, list[int]]:
     """Play ``moves`` in order for as long as each is a legal turn, exactly as
     :meth:`keilref.engine.keil.KeilGame.play` would, and return how many were played
@@ -276,7 +277,10 @@ def advance(
     one) nothing of that turn is left on the board, and the caller plays it
     through ``KeilGame.play``, which says exactly why it fails. ``cells`` and
     ``marks`` are the game's mirror of the board and its search marks (see
-    above).
+    above). ``start_key`` is the key of a set-up position (turn 0, the start
+    snapshot), which the player who did not move first may not recreate; -1,
+    which no key equals, for the empty board, which is at the end of nobody's
+    turn. Turn 0 is kept out of ``table``, where 0 marks an empty slot.
     """
     to_move, turn, passes, over, holder = state[0], state[1], state[2], state[3], state[4]
     k = hashes[turn]
@@ -318,6 +322,9 @@ def advance(
                 if slot < 0:
                     take_back(b, cells, code, taken, other)
                     break
+            if key == start_key and turn & 1 and b == snapshots[: len(b)]:
+                take_back(b, cells, code, taken, other)
+                break
             captured = taken
             prisoners[to_move] += len(taken)
             played.append(names[code])

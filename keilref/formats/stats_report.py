@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from keilref import wording
 from keilref.values import format_number
 from keilref.referee.stats import FAIR_KOMI_MIN_GAMES, ArchiveStats, ClockStats, FairKomi, GroupStats, Proportion
 from keilref.escaping import json_text
@@ -118,7 +119,11 @@ def _clock_lines(c: ClockStats) -> list[str]:
 def to_text(stats: ArchiveStats) -> str:
     """The statistics as tables: results, statuses, fair komi, and clocks where games have them."""
     games = f"{stats.games:,} game{'' if stats.games == 1 else 's'}"
-    lines = [f"{games}: " + ", ".join(f"{n:,} {s}" for s, n in stats.statuses), ""]
+    lines = [f"{games}: " + ", ".join(f"{n:,} {s}" for s, n in stats.statuses)]
+    if stats.from_position:
+        # Only where there are some: an archive of games from the empty board reads as before.
+        lines.append(wording.from_a_position(stats.from_position))
+    lines.append("")
     lines += _table(_GROUP_HEADER, [_group_row(g) for g in stats.groups])
     names = [s for s, _ in stats.statuses]
     if names:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from keilref.values import Color
 from keilref.errors import KeilrefError, wrong_type
-from keilref.engine.game import Game, new_game
+from keilref.engine.game import Game
 from keilref.engine.geometry import HexGeometry, SquareGeometry
 from keilref.engine.rules import ButtonRule
 from keilref import wording
@@ -223,18 +223,19 @@ def before_last_turn(game: Game) -> Game:
     Used for the colour of the stones the last turn captured: in Yugo a king
     may take its own side's pawns too, so the mover's colour does not tell.
     """
-    button = None if game.rules.button is ButtonRule.ABSENT else game.button_in_play
-    earlier = new_game(game.rules.name, game.size, game.komi, button)
-    earlier.play_all(game.moves[:-1])
+    earlier = game.copy()
+    # Replayed from the game's own start: the empty board, or the position it was set up from.
+    earlier.pop()
     return earlier
 
 
 def captured_colours(game: Game) -> dict[str, Color]:
     """The colour each stone the last turn captured had.
 
-    Replayed from the start where the moves lead to this very position; a
-    game set up from a diagram does not, and there the captured stones are
-    taken to be the other side's, as they always are outside Yugo.
+    Replayed from the game's start (the empty board, or the position it was
+    set up from) where the moves lead to this very position; a game whose
+    board was drawn from a diagram does not, and there the captured stones
+    are taken to be the other side's, as they always are outside Yugo.
     """
     guess = {name: game.to_move for name in game.last_captured}
     try:
@@ -259,10 +260,9 @@ def caption_lines(game: Game, illegal: IllegalTurn | None = None) -> list[str]:
     moves = game.moves
     parts = []
     if moves:
-        mover = Color.BLACK if len(moves) % 2 == 1 else Color.WHITE
-        parts.append(f"last turn: {len(moves)} {moves[-1]} ({_color_name(mover)})")
+        parts.append(wording.last_turn(len(moves), moves[-1], game.white_first))
     else:
-        parts.append("no turn yet")
+        parts.append(wording.no_turn_yet(game.start_position is not None))
     if game.rules.button is not ButtonRule.ABSENT:
         if not game.button_in_play:
             parts.append("button: not in play")

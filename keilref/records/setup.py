@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 
 from keilref import wording
 from keilref.errors import TagError
+from keilref.escaping import code_point
 from keilref.records.record import Record, Tag
+from keilref.records.tags import POSITION_TAGS
 from keilref.values import Color
 
 __all__ = [
@@ -26,7 +28,10 @@ __all__ = [
     "TO_MOVE_TAG",
     "Placed",
     "StartPosition",
+    "canonical_setup",
     "has_position",
+    "numbers_white_first",
+    "unread_to_move",
     "read_position",
     "white_first",
 ]
@@ -35,7 +40,7 @@ SETUP_TAG = "Setup"
 TO_MOVE_TAG = "ToMove"
 BUTTON_TAKEN_TAG = "ButtonTaken"
 FIRST_PASS_TAG = "FirstPass"
-POSITION_TAGS = (SETUP_TAG, TO_MOVE_TAG, BUTTON_TAKEN_TAG, FIRST_PASS_TAG)
+# POSITION_TAGS, the four in written order, is the tag table's (keilref.records.tags).
 
 _PLAYERS = {"Black": Color.BLACK, "White": Color.WHITE}
 _PLAYER_OR_NO: dict[str, Color | None] = {**_PLAYERS, "no": None}
@@ -53,11 +58,18 @@ class Placed:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
     """Where the point stands in the file (the tag's place when unknown)."""
+    written: str = field(default="", compare=False)
+    """The word as written (``P@D4``): a piece the rules lack is refused as written."""
 
     @property
     def token(self) -> str:
-        """``d4``, or ``K@d4`` for a king: as the ``Setup`` tag writes it."""
-        return f"K@{self.point}" if self.king else self.point
+        """``d4``, or ``K@d4`` for a king: as the ``Setup`` tag writes it; a
+        pawn written ``P@d4`` keeps its prefix, as a turn does, so that the
+        canonical layout never makes a record that names a pawn under rules
+        without pieces (an error) one that reads."""
+        if self.king:
+            return f"K@{self.point}"
+        return f"P@{self.point}" if self.written.startswith("P@") else self.point
 
 
 @dataclass(frozen=True)
@@ -132,6 +144,18 @@ def _listed(stones: tuple[Placed, ...]) -> str:
     return "".join(f"{t} " for t in tokens)
 
 
+def canonical_setup(value: str) -> str:
+    """A ``Setup`` tag's value as the canonical layout writes it
+    (:attr:`StartPosition.setup_text`), or ``value`` itself when it does not
+    read: what a writer cannot read it does not rewrite, so nothing written
+    is lost and the referee still says what is wrong with it, where."""
+    try:
+        black, white = _stones(Tag(SETUP_TAG, value))
+    except TagError:
+        return value
+    return StartPosition(black, white).setup_text
+
+
 def has_position(record: Record) -> bool:
     """Whether the record starts from a position: any of the tags of version 3."""
     return any(t.name in POSITION_TAGS for t in record.tags)
@@ -139,9 +163,22 @@ def has_position(record: Record) -> bool:
 
 def white_first(record: Record) -> bool:
     """Whether the record's first turn is White's, so its first move number
-    is ``1...``. Read by the parsers before any other check of the tags: a
-    ``ToMove`` that is not exactly ``White`` numbers as Black first."""
-    return record.tag_value(TO_MOVE_TAG) == "White"
+    is ``1...``."""
+    return numbers_white_first(record.tag(TO_MOVE_TAG))
+
+
+def numbers_white_first(to_move: Tag | None) -> bool:
+    """Whether a ``ToMove`` tag makes the first move number ``1...``. Read by
+    the grammar before any other check of the tags: a value that is not
+    exactly ``White`` numbers as Black first (and is an error of its own)."""
+    return to_move is not None and to_move.value == "White"
+
+
+def unread_to_move(to_move: Tag | None) -> str | None:
+    """The message for a ``ToMove`` tag whose value names no player, else ``None``."""
+    if to_move is None or to_move.value in _PLAYERS:
+        return None
+    return wording.position_value(TO_MOVE_TAG, to_move.value, tuple(_PLAYERS))
 
 
 def read_position(record: Record) -> StartPosition | None:
@@ -198,10 +235,11 @@ def _stones(tag: Tag) -> tuple[tuple[Placed, ...], tuple[Placed, ...]]:
             continue
         point = _POINT.match(word)
         if current is None or point is None:
-            raise TagError(wording.setup_word(tag.value, word, current is None), line, column)
+            unseen = next((code_point(c) for c in word if not c.isprintable()), None)
+            raise TagError(wording.setup_word(tag.value, word, current is None, unseen), line, column)
         king = point.group(1) == "K"
-        current.append(Placed(point.group(2).lower(), king, line, column))
+        current.append(Placed(point.group(2).lower(), king, line, column, word))
     if "W:" not in lists:
         line, column = (tag.line, start + len(tag.value)) if start else (tag.line, tag.column)
-        raise TagError(wording.setup_order(tag.value, None), line, column)
+        raise TagError(wording.setup_missing(tag.value, "W:" if lists else "B:"), line, column)
     return tuple(lists["B:"]), tuple(lists["W:"])

@@ -1,7 +1,7 @@
 """The tag vocabulary of the record format: every tag it names, and what each is for.
 
 One table, read by everything that treats a tag by its name: the writer puts
-the standard tags first in the table's order, the referee judges the setting
+the standard tags first in the table's order, then a position's, the referee judges the setting
 tags, a record made from a game writes them, the clocks read the time
 control, an importer writes the tags of a playing site, and a name one typo
 from any tag here is warned about as probably misspelt. A tag not in the
@@ -17,6 +17,7 @@ __all__ = [
     "GAME_ID_TAG",
     "KNOWN_TAGS",
     "KOMI_BY_TAG",
+    "POSITION_TAGS",
     "SETTING_TAGS",
     "SITE_TAGS",
     "STANDARD_TAGS",
@@ -49,7 +50,8 @@ class Role(enum.Enum):
     KOMI_PIE = "komi pie"
     """Under a komi pie, the colour played by the player who named the komi."""
     POSITION = "position"
-    """Version 3 of the format: the position a game starts from."""
+    """Version 3 of the format: the position a game starts from. Written
+    right after the standard tags, in the table's order, by the canonical layout."""
     FREE_TEXT = "free text"
     """Kept as written; never changes a verdict."""
 
@@ -115,6 +117,9 @@ KNOWN_TAGS = tuple(spec.name for spec in TAGS)
 
 STANDARD_TAGS = names_with(Role.STANDARD)
 """The tags written first, in this order."""
+
+POSITION_TAGS = names_with(Role.POSITION)
+"""The tags of a position (``Setup``, ``ToMove``, ``ButtonTaken``, ``FirstPass``), in written order."""
 
 SETTING_TAGS = names_with(Role.SETTING)
 """The tags that decide how a game is replayed, in written order."""

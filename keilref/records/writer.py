@@ -1,11 +1,14 @@
 """Writing records back as canonical ``.keil`` text.
 
-Canonical means: the standard tags first in a fixed order, then the others
-as they were; one tag per line; a blank line; the turns with their move
-numbers, filled into lines of at most 80 characters; the result. Every
-comment is kept where it was attached. Writing is idempotent, and
-``parse_record(write_record(r)) == r`` for every record whose tags are in
-canonical order (for others, equal once the tags are reordered).
+Canonical means: the standard tags first in a fixed order, then a
+position's tags in the table's order, then the others as they were; one tag
+per line, a ``Setup`` in its canonical spelling (``B:`` then ``W:``, each
+list sorted) when it reads; a blank line; the turns with their move
+numbers (from ``1...`` when White plays first), filled into lines of at most
+80 characters; the result. Every comment is kept where it was attached.
+Writing is idempotent, and ``parse_record(write_record(r)) == r`` for every
+record whose tags are in canonical order and whose ``Setup``, if any, is
+canonical (for others, equal once those are put right).
 
 A record whose text could not be read back (a ``}`` inside a brace comment,
 a newline in a tag value, a turn token not in canonical form...) raises
@@ -22,10 +25,10 @@ from collections.abc import Iterable
 
 from keilref.values import Result
 from keilref.errors import wrong_type
-from keilref.records.tags import STANDARD_TAGS
+from keilref.records.tags import POSITION_TAGS, STANDARD_TAGS
+from keilref.records.setup import SETUP_TAG, canonical_setup, white_first
 from keilref.records.limits import MAX_NAG, MAX_VARIATION_DEPTH
 from keilref.records.record import GLYPHS, Comment, DeferredTurns, Record, Tag, Turn, Variation
-from keilref.records.setup import white_first
 
 __all__ = ["LINE_WIDTH", "STANDARD_TAGS", "canonical_tags", "write_record", "write_records"]
 
@@ -33,16 +36,17 @@ LINE_WIDTH = 80
 """The longest line the writer makes (a single long comment may exceed it)."""
 
 # STANDARD_TAGS, the tags written first and their order, is the tag table's
-# (keilref.records.tags); it stays importable from here.
+# (keilref.records.tags); it stays importable from here. A position's tags
+# follow them, in the table's order too.
 
-_RANK = {name: i for i, name in enumerate(STANDARD_TAGS)}
+_RANK = {name: i for i, name in enumerate((*STANDARD_TAGS, *POSITION_TAGS))}
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _MOVE = re.compile(r"(?:([A-Z])@)?([a-z][0-9]{1,3})\Z")
 _RESULT = re.compile(r"(?:[BW]\+(?:[RTF]|[0-9]+(?:\.[0-9]+)?)?|Draw|\*)\Z")
 
 
 def canonical_tags(tags: Iterable[Tag]) -> tuple[Tag, ...]:
-    """The tags in written order: standard ones first, then the rest as given."""
+    """The tags in written order: standard ones first, then a position's, then the rest as given."""
     tags = tuple(tags)
     standard = sorted((t for t in tags if t.name in _RANK), key=lambda t: _RANK[t.name])
     return (*standard, *(t for t in tags if t.name not in _RANK))
@@ -61,7 +65,8 @@ def write_record(record: Record) -> str:
         out.add_comment(comment)
     for tag in canonical_tags(record.tags):
         out.new_line()
-        out.add(f'[{tag.name} "{_escape(tag.value)}"]')
+        value = canonical_setup(tag.value) if tag.name == SETUP_TAG else tag.value
+        out.add(f'[{tag.name} "{_escape(value)}"]')
         for comment in tag.comments:
             out.add_comment(comment)
     if record.turns or record.result is not None:
@@ -96,9 +101,10 @@ def write_records(records: Iterable[Record]) -> str:
 
 
 def _write_moves(out: _Lines, record: Record) -> None:
-    # A record set up with White to move starts at White's turn, numbered 1...
+    # A record whose first turn is White's counts its turns from White's
+    # half of move 1, and says so: its first number is 1... (as the readers want).
     first = 1 if white_first(record) else 0
-    _write_line(out, record.turns, first, numbered=first == 1)
+    _write_line(out, record.turns, first, numbered=bool(first))
     if record.result is not None:
         out.add(record.result)
         for comment in record.result_comments:
@@ -106,7 +112,8 @@ def _write_moves(out: _Lines, record: Record) -> None:
 
 
 def _write_line(out: _Lines, turns: Iterable[Turn], start: int, numbered: bool = False) -> None:
-    """Turns from index ``start`` (0 for Black's first), each followed by its
+    """Turns from index ``start`` (0 for Black's first; 1 for White's first
+    of a record where White plays first), each followed by its
     glyphs, comments and variations. Black's turns are always numbered, and
     White's after anything that stands between it and Black's move, or at
     the start of a variation (``numbered``)."""

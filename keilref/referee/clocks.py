@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from keilref import wording
 from keilref.records.record import Clock, Record, Turn, find_clock
+from keilref.records.setup import white_first
 from keilref.records.tags import TIME_CONTROL_TAG
-from keilref.values import Color
+from keilref.values import Color, turn_player
 
 __all__ = [
     "NO_CONTROL",
@@ -82,14 +83,15 @@ def has_clocks(record: Record) -> bool:
     return record.annotated and _any_clock(record.turns)
 
 
-def last_clocks(turns: Iterable[Turn]) -> tuple[Clock | None, Clock | None]:
+def last_clocks(turns: Iterable[Turn], white_first: bool = False) -> tuple[Clock | None, Clock | None]:
     """Black's and White's last readable clock along a line's turns (from
-    the game's first turn on), ``None`` for a player without one yet."""
-    last: list[Clock | None] = [None, None]
+    the game's first turn on, White's in a game set up with White to move),
+    ``None`` for a player without one yet."""
+    last: dict[Color, Clock] = {}
     for number, _, clock, _ in line_clocks(turns):
         if clock is not None:
-            last[(number + 1) % 2] = clock
-    return last[0], last[1]
+            last[turn_player(number, white_first)] = clock
+    return last.get(Color.BLACK), last.get(Color.WHITE)
 
 
 @dataclass(frozen=True)
@@ -116,9 +118,10 @@ def time_used(record: Record) -> TimeUsed | None:
     if not record.annotated:
         return None  # a reader defers the turns only of games without clocks
     last: dict[Color, tuple[int, Clock]] = {}
+    first = white_first(record)
     for number, _, clock, _ in line_clocks(record.turns):
         if clock is not None:
-            last[Color.BLACK if number % 2 else Color.WHITE] = (number, clock)
+            last[turn_player(number, first)] = (number, clock)
     if not last:
         return None
     control, _ = time_control(record)
@@ -152,11 +155,12 @@ def clock_warnings(record: Record) -> list[ClockWarning]:
         # matters only to clocks: without any, it is left as it is.
         return []
     control, warnings = time_control(record)
+    first = white_first(record)
     if control == NO_CONTROL:
-        warnings.extend(_first_clock_without_control(main))
-    _check_line(main, 0, control, {}, warnings)
+        warnings.extend(_first_clock_without_control(main, first))
+    _check_line(main, 0, control, {}, warnings, first)
     for index, turn in enumerate(main):
-        _variations(turn, main[:index], control, warnings)
+        _variations(turn, main[:index], control, warnings, first)
     return warnings
 
 
@@ -169,15 +173,17 @@ def _any_clock(turns: Iterable[Turn]) -> bool:
     return False
 
 
-def _variations(turn: Turn, before: list[Turn], control: TimeControl | str | None, out: list[ClockWarning]) -> None:
+def _variations(
+    turn: Turn, before: list[Turn], control: TimeControl | str | None, out: list[ClockWarning], first: bool
+) -> None:
     for variation in turn.variations:
         line = [*before, *variation.turns]
         # The line's own clocks are checked from the clocks of the main line before it.
         last: dict[int, tuple[int, Clock]] = {}
-        _check_line(before, 0, control, last, None)
-        _check_line(line[len(before) :], len(before), control, last, out)
+        _check_line(before, 0, control, last, None, first)
+        _check_line(line[len(before) :], len(before), control, last, out, first)
         for i, inner in enumerate(variation.turns):
-            _variations(inner, line[: len(before) + i], control, out)
+            _variations(inner, line[: len(before) + i], control, out, first)
 
 
 def _check_line(
@@ -186,19 +192,21 @@ def _check_line(
     control: TimeControl | str | None,
     last: dict[int, tuple[int, Clock]],
     out: list[ClockWarning] | None,
+    first: bool = False,
 ) -> None:
     """Check the clocks of ``turns`` (the line's turns from index ``start``),
-    given each player's last clock before them in ``last`` (updated)."""
+    given each player's last clock before them in ``last`` (updated);
+    ``first`` is whether White plays the game's first turn."""
     for number, turn, clock, text in line_clocks(turns):
         number += start
-        player = number % 2  # 1 Black, 0 White
+        player = number % 2  # one player plays the odd turns, the other the even
         at = turn.clock_at or (turn.line, turn.column)
         if clock is None:
             if out is not None:
-                out.append((wording.clock_unreadable(wording.turn_name(number, turn.text), text), at))
+                out.append((wording.clock_unreadable(wording.turn_name(number, turn.text, first), text), at))
             continue
         if out is not None:
-            name = wording.turn_name(number, turn.text)
+            name = wording.turn_name(number, turn.text, first)
             out.extend((message, at) for message in _clock_faults(name, number, clock, control, last.get(player)))
         last[player] = (number, clock)
 
@@ -225,14 +233,14 @@ def _clock_faults(
     return faults
 
 
-def _first_clock_without_control(main: Sequence[Turn]) -> list[ClockWarning]:
+def _first_clock_without_control(main: Sequence[Turn], first: bool) -> list[ClockWarning]:
     """Under ``TimeControl "-"``: one warning, at the game's first clock in
     the file, whichever line it is on."""
     clocks = [(turn.clock_at or (turn.line, turn.column), number, turn) for number, turn in _every_clock(main, 0)]
     if not clocks:
         return []
     at, number, turn = min(clocks, key=lambda found: found[0])
-    return [(wording.clock_without_control(wording.turn_name(number, turn.text)), at)]
+    return [(wording.clock_without_control(wording.turn_name(number, turn.text, first)), at)]
 
 
 def _every_clock(turns: Sequence[Turn], start: int) -> Iterator[tuple[int, Turn]]:

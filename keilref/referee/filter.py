@@ -6,8 +6,8 @@ with the same verdicts as the games had where they came from. Every game is
 checked on the way (the same workers and batches as ``check``), because
 status, turns and rule-sensitivity are criteria.
 
-Two games are duplicates when they have the same rule set, size and turns,
-whatever their tags and comments. Only a digest of that identity is kept per
+Two games are duplicates when they have the same rule set, size, position
+they start from and turns, whatever their other tags and comments. Only a digest of that identity is kept per
 game; when a digest comes again, the first game with it is read back from
 its file and compared exactly, so a digest collision can never make two
 different games duplicates.
@@ -36,10 +36,12 @@ from typing import BinaryIO, cast
 from keilref.referee.batches import Batch, checked_games, map_batches
 from keilref.records.sources import Source
 from keilref.escaping import runner_command_line, shown_name
-from keilref.errors import ConfigError
+from keilref.errors import ConfigError, TagError
 from keilref.files import OUTPUT_TEMP_PREFIX
 from keilref.records.sniffing import MatchBytes, read_piece, split_source
 from keilref.records.record import Record
+from keilref.records.setup import read_position
+from keilref.records.tags import POSITION_TAGS
 from keilref.engine.rules import find_rules
 from keilref.referee.settings import DEFAULT_RULES
 from keilref.referee.verdict import Verdict
@@ -77,9 +79,15 @@ class Criteria:
     """At least this many turns replayed."""
     rule_sensitive: bool = False
     """Only games whose winner differs under the sibling rule set."""
+    setup: bool | None = None
+    """``True``: only games that start from a position (any tag of version 3);
+    ``False``: only games from the empty board; ``None``: either. A game
+    that cannot be read is neither."""
 
     def matches(self, facts: GameFacts) -> bool:
         v = facts.verdict
+        if self.setup is not None and (facts.identity is None or v.from_position is not self.setup):
+            return False
         if self.statuses and v.status.value not in self.statuses:
             return False
         if self.rules and v.rules not in self.rules:
@@ -110,18 +118,20 @@ class GameFacts:
     verdict: Verdict
     tags: tuple[tuple[str, str], ...]
     identity: str | None
-    """Rule set, size and turns, for duplicates; ``None`` for a game that cannot be parsed."""
+    """Rule set, size, position and turns, for duplicates; ``None`` for a game that cannot be parsed."""
     text: bytes | None = None
     """For a match of the abstract_games server, its record as ``.keil`` text:
     what is written of it, since its own bytes are JSON."""
 
 
 def identity(record: Record) -> str:
-    """What makes two games the same game: rule set, size and turns, in canonical spelling.
+    """What makes two games the same game: rule set, size, the position it
+    starts from and turns, in canonical spelling.
 
-    Read from the ``Rules`` and ``Size`` tags (or their defaults) without
-    judging the other tags, so a copy of a game with a wrong ``Result`` or
-    ``Komi`` is still the same game.
+    Read from the ``Rules`` and ``Size`` tags (or their defaults) and the
+    position's tags without judging the other tags, so a copy of a game with
+    a wrong ``Result`` or ``Komi`` is still the same game; and two problems
+    solved by the same turns from different positions are two games.
     """
     rules = record.tag_value("Rules") or DEFAULT_RULES
     size = record.tag_value("Size")
@@ -132,7 +142,17 @@ def identity(record: Record) -> str:
             size = "?"
     elif size.isascii() and size.isdigit():
         size = str(int(size)) if len(size) <= 6 else size  # "07" is 7; a thousand digits stay text
-    return f"{rules} {size}:" + " ".join(record.moves)
+    return f"{rules} {size}{_position(record)}:" + " ".join(record.moves)
+
+
+def _position(record: Record) -> str:
+    """The position a record starts from, as its tags write it canonically
+    (as written when they do not read); "" for the empty board."""
+    try:
+        start = read_position(record)
+    except TagError:
+        return "".join(f" {t.name}={t.value}" for t in record.tags if t.name in POSITION_TAGS)
+    return "" if start is None else "".join(f" {name}={value}" for name, value in start.tags())
 
 
 def facts_batch(batch: Batch) -> list[GameFacts]:

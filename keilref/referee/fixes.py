@@ -13,11 +13,17 @@ sets nothing, and the computed result is then the one under komi 0): the
 tag's name is fixed first, and the result only once the game is checked
 again under it.
 
+A misspelt position tag (``Setup``, ``ToMove``...) leaves the result in
+doubt as a setting does: the game is replayed from another position.
+
 Only the *safe* fixes are applied from the command line: a misspelt tag
 name with a single candidate (and no tag of that name beside it), the
 ``Button`` tag the referee assumed, and the computed result declared in
 every place that states one. Renumbering a turn is offered in the editor
-only: a wrong move number may as well mean that turns were lost.
+only: a wrong move number may as well mean that turns were lost. So is the
+name of a misspelt ``ToMove`` that gives White the first turn of a record
+whose turns are numbered from Black's: the name alone would leave every
+number wrong.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from keilref import wording
 from keilref.records.cutting import cut
 from keilref.records.positions import LineIndex
 from keilref.records.record import Record, Tag
+from keilref.records.setup import POSITION_TAGS, white_first
 from keilref.records.tagnames import misspelt_tags
 from keilref.records.tags import SETTING_TAGS
 from keilref.referee.batches import Batch, checked_games
@@ -46,7 +53,7 @@ text again."""
 _WRONG_NUMBER = re.compile(r"wrong move number '(\d+\.+)'.*numbered '(\d+\.+)'")
 _MISSING_BUTTON = wording.missing_tag("Button", "yes")
 _BUTTON = '[Button "yes"]'
-_IN_DOUBT = frozenset(SETTING_TAGS) | {"Result"}
+_IN_DOUBT = frozenset(SETTING_TAGS) | frozenset(POSITION_TAGS) | {"Result"}
 """The tags whose misspelling leaves the computed result, or the declared one, in doubt."""
 _TAG_VALUE = re.compile(r'\[\s*([^\s"\]]+)\s*"((?:[^"\\]|\\.)*)"')
 
@@ -112,7 +119,16 @@ def _rename(
     if at < 0:
         return None
     edit = Edit(line, at + 1, line, at + 1 + len(name), meant[0])
-    return Fix(wording.fix_rename_tag(name, meant[0]), (edit,), (line, column), True)
+    return Fix(wording.fix_rename_tag(name, meant[0]), (edit,), (line, column), not _renumbers(record, name, meant[0]))
+
+
+def _renumbers(record: Record, name: str, meant: str) -> bool:
+    """Whether naming the tag ``meant`` changes who plays the first turn of a
+    record whose turns are numbered: its numbers, right now, would all be wrong."""
+    if not any(turn.numbered for turn in record.turns):
+        return False
+    renamed = tuple(dataclasses.replace(t, name=meant) if t.name == name else t for t in record.tags)
+    return white_first(dataclasses.replace(record, tags=renamed)) != white_first(record)
 
 
 def _add_button(verdict: Verdict, record: Record) -> Fix | None:

@@ -27,7 +27,7 @@ from keilref.records.record import Record
 from keilref.records.tags import GAME_ID_TAG
 from keilref.records.writer import canonical_tags
 
-__all__ = ["Exported", "ImportSummary", "Imported", "export_sources", "import_sources"]
+__all__ = ["Exported", "ImportSummary", "Imported", "Refused", "export_sources", "import_sources"]
 
 @dataclass(frozen=True)
 class Imported:
@@ -135,20 +135,39 @@ class Exported:
     moves: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Refused:
+    """A game that cannot be exported: its file, its number there, why, and
+    where in the file when the fault has a place (a tag, a token)."""
+
+    source: str
+    game: int
+    message: str
+    line: int | None = None
+    column: int | None = None
+
+
 def export_sources(
     sources: Sequence[Source], read: Callable[[Source], Any]
-) -> tuple[list[Exported], list[tuple[str, int, str]]]:
-    """Every game of ``sources`` as the server's move list, and for each game that
-    cannot be, its file, number and why. ``read`` yields a source's games."""
+) -> tuple[list[Exported], list[Refused]]:
+    """Every game of ``sources`` as the server's move list, and each game that
+    cannot be, with why. ``read`` yields a source's games."""
     done: list[Exported] = []
-    failed: list[tuple[str, int, str]] = []
+    failed: list[Refused] = []
     for source in sources:
         for number, item in enumerate(read(source), 1):
             if isinstance(item, RecordError):
-                failed.append((source.name, number, item.message))
+                failed.append(_refused(source.name, number, item))
                 continue
             try:
                 done.append(Exported(source.name, number, export_moves(item)))
-            except (ValueError, RecordError) as e:
-                failed.append((source.name, number, getattr(e, "message", str(e))))
+            except RecordError as e:
+                failed.append(_refused(source.name, number, e))
+            except ValueError as e:
+                failed.append(Refused(source.name, number, str(e)))
     return done, failed
+
+
+def _refused(source: str, game: int, error: RecordError) -> Refused:
+    placed = error.line > 0 and error.column > 0
+    return Refused(source, game, error.message, error.line if placed else None, error.column if placed else None)

@@ -175,7 +175,9 @@ class Node:
     def __repr__(self) -> str:
         if self.turn is None:
             return "<Node root>"
-        return f"<Node {wording.turn_name(self.ply, self.turn.text)} ({self.line_name()} line)>"
+        start = self._setup.start
+        white_first = start is not None and start.white_first
+        return f"<Node {wording.turn_name(self.ply, self.turn.text, white_first)} ({self.line_name()} line)>"
 
 
 def tree(record: Record, *, rules: str | None = None) -> Node:

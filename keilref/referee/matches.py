@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from keilref import wording
+from keilref.errors import TagError
 from keilref.records.abstract_games import SITE, Match, cell_of
 from keilref.records.record import Record
-from keilref.records.tags import GAME_ID_TAG, KOMI_BY_TAG
+from keilref.records.tags import GAME_ID_TAG, KOMI_BY_TAG, POSITION_TAGS
 from keilref.referee.settings import read_setup
 from keilref.referee.verdict import Status, Verdict
 from keilref.values import Result, ResultKind, format_number
@@ -44,8 +46,14 @@ def export_moves(record: Record) -> dict[str, Any]:
     come from ``Black`` and ``White`` (``?`` when absent). A decided result
     finishes the match with its winner's seat (none for a draw); ``*`` or
     none leaves it active. Raises ``ValueError`` for a record the server
-    cannot hold: another rule set, a komi that is not whole.
+    cannot hold: another rule set, a komi that is not whole; and
+    :class:`~keilref.TagError`, at its first tag of a position, for a game
+    that starts from one (the server's games start from the empty board).
     """
+    # The Setup tag when there is one: the tag that most plainly says so.
+    position = next((tag for tag in map(record.tag, POSITION_TAGS) if tag is not None), None)
+    if position is not None:
+        raise TagError(wording.export_from_position(position.name), position.line, position.column)
     setup = read_setup(record)
     if setup.rules != "keil":
         raise ValueError(f"the server plays Keil under rules 'keil'; this game is under {setup.rules!r}")

@@ -257,6 +257,7 @@ class _Tally:
     button_won: int = 0
     rule_sensitive: int = 0
     margins_at_zero: Histogram = field(default_factory=Histogram)
+    from_position: int = 0
 
 
 GroupKey = tuple[str | None, int | None, float | None]
@@ -283,13 +284,16 @@ class GroupStats:
     mean_margin: float | None
     """Black's score minus White's, over the scored games, at the komi played."""
     length: Quartiles | None
-    """Turns of the finished games."""
+    """Turns of the finished games from the empty board (a game from a
+    position has turns before it that the record does not give)."""
     lengths: tuple[tuple[int, int], ...]
-    """``(turns, games)`` for each length of the finished games."""
+    """``(turns, games)`` for each length of the finished games from the empty board."""
     button_holder_won: Proportion
     """Of the finished games where someone took the button."""
     rule_sensitive: Proportion
     """Of the scored games."""
+    from_position: int = 0
+    """Games that start from a position (a ``Setup`` or another tag of version 3)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -297,6 +301,7 @@ class GroupStats:
             "size": self.size,
             "komi": self.komi,
             "games": self.games,
+            "from_position": self.from_position,
             "statuses": dict(self.statuses),
             "finished": self.finished,
             "black_wins": self.black.to_json(),
@@ -357,10 +362,13 @@ class ArchiveStats:
     """One per rule set and size that has a scored game."""
     clocks: ClockStats | None = None
     """``None`` when no game has clocks: an archive without them reads as before."""
+    from_position: int = 0
+    """Games that start from a position, of all the groups."""
 
     def to_json(self) -> dict[str, Any]:
         out = {
             "games": self.games,
+            "from_position": self.from_position,
             "statuses": dict(self.statuses),
             "groups": [g.to_json() for g in self.groups],
             "fair_komi": [f.to_json() for f in self.fair_komi],
@@ -431,11 +439,14 @@ class StatsCollector:
             t = self._tallies[key] = _Tally()
         t.games += 1
         t.statuses[v.status.value] += 1
+        t.from_position += v.from_position
         how = outcome(v)
         if how is None:
             return
         t.outcomes[how] += 1
-        t.lengths.add(v.turns)
+        if not v.from_position:
+            # The turns before a position are not in its record: its length is not the game's.
+            t.lengths.add(v.turns)
         score = v.score
         if score is not None:
             holder = button_holder(score)
@@ -491,6 +502,7 @@ class StatsCollector:
             groups=groups,
             fair_komi=fair,
             clocks=self._clock_stats(),
+            from_position=sum(t.from_position for t in self._tallies.values()),
         )
 
 
@@ -521,6 +533,7 @@ def _group(key: GroupKey, t: _Tally) -> GroupStats:
         lengths=tuple((int(v), c) for v, c in sorted(t.lengths.counts.items())),
         button_holder_won=Proportion(t.button_won, t.button_games),
         rule_sensitive=Proportion(t.rule_sensitive, t.scored),
+        from_position=t.from_position,
     )
 
 

@@ -16,6 +16,7 @@ from keilref.values import Color, Result, ResultKind, Score
 from keilref.errors import ConfigError, RecordError
 from keilref.engine.game import Game
 from keilref.records.record import Record
+from keilref.records.setup import has_position
 from keilref.engine.rules import all_rules, find_rules
 from keilref.referee.clocks import TimeUsed, clock_warnings, time_used
 from keilref.referee.lines import VariationFault, variation_faults
@@ -132,6 +133,10 @@ class Verdict:
     time_used: TimeUsed | None = None
     """For a game with clocks on its main line: the time each player used,
     where the time control tells (``keilref stats`` reports it)."""
+    from_position: bool = False
+    """Whether the record starts from a position (a tag of version 3), read
+    or not: ``stats`` counts such games, ``filter --setup`` chooses them
+    (not in the JSON line, which says nothing of it)."""
 
     @property
     def location(self) -> tuple[int, int]:
@@ -291,11 +296,14 @@ def adjudicate(
     event, black, white, round_, date = (
         record.tag_value(name) for name in ("Event", "Black", "White", "Round", "Date")
     )
+    from_position = has_position(record)
     try:
         setup = read_setup(record, rules=rules)
     except RecordError as e:
         failed = error_verdict(e, file=file, game=game, line=record.line)
-        return replace(failed, event=event, black=black, white=white, round=round_, date=date)
+        return replace(
+            failed, event=event, black=black, white=white, round=round_, date=date, from_position=from_position
+        )
     try:
         rep = replay(record, setup=setup)
     except RecordError as e:
@@ -318,6 +326,7 @@ def adjudicate(
             white=white,
             round=round_,
             date=date,
+            from_position=from_position,
         )
     g = rep.game
     variations = variation_faults(record, setup)
@@ -341,6 +350,7 @@ def adjudicate(
         round=round_,
         date=date,
         time_used=time_used(record),
+        from_position=from_position,
     )
     score = g.score()
     if rep.illegal is not None:

@@ -22,7 +22,8 @@
     return e;
   }
   // The frames after `prefix`, one per turn; turn numbers go on from `ply`.
-  function extend(prefix, turns, ply) {
+  // `shift` is 1 where White plays the first turn (a set-up position): the odd turns are then White's.
+  function extend(prefix, turns, ply, shift) {
     var out = prefix.slice(), f = prefix[prefix.length - 1], pos = f.pos.slice(), clk = f.clk.slice();
     turns.forEach(function (t) {
       var ch = t[1], last = -1, caps = [];
@@ -32,20 +33,20 @@
         pos[p] = c;
       }
       ply += 1;
-      if (t.length > 2) clk[ply % 2 === 1 ? 0 : 1] = t[2];
+      if (t.length > 2) clk[(ply + shift) % 2 === 1 ? 0 : 1] = t[2];
       out.push({pos: pos.slice(), last: last, caps: caps, clk: clk.slice()});
     });
     return out;
   }
   // Line 0 is the main line; a variation's frames up to its branch are its parent's.
   function lines(g) {
-    var start = {pos: g.start.split(""), last: -1, caps: [], clk: [null, null]};
+    var start = {pos: g.start.split(""), last: -1, caps: [], clk: [null, null]}, shift = g.whiteFirst ? 1 : 0;
     var all = [{turns: g.turns, notes: g.notes, parent: -1, from: 0, at: "main", fault: g.fault, faultText: g.faultText,
-      played: g.turns.length - (g.removal ? 1 : 0), frames: extend([start], g.turns, 0)}];
+      played: g.turns.length - (g.removal ? 1 : 0), frames: extend([start], g.turns, 0, shift)}];
     (g.lines || []).forEach(function (l) {
       all.push({turns: l.turns, notes: l.notes, parent: l.parent, from: l.from, at: l.at, name: l.name, up: l.up,
         fault: l.fault, faultText: l.faultText, played: l.from + l.turns.length,
-        frames: extend(all[l.parent].frames.slice(0, l.from + 1), l.turns, l.from)});
+        frames: extend(all[l.parent].frames.slice(0, l.from + 1), l.turns, l.from, shift)});
     });
     return all;
   }
@@ -128,7 +129,8 @@
       });
     }
     var played = l.played;
-    if (t === 0) text = "start: no turn yet";
+    // Before the first turn: the empty board, or the record's set-up position.
+    if (t === 0) text = KEILREF_START[v.g.setup ? 1 : 0];
     else if (t > played) text = "after turn " + played + " of " + played + ": " + entry(v, v.line, t)[0];
     else text = "turn " + t + " of " + played + ": " + entry(v, v.line, t)[0];
     if (end && l.faultText) text += KEILREF_NEXT_ILLEGAL + l.faultText;
