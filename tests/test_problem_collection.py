@@ -135,12 +135,6 @@ TABLE: dict[str, Problem] = {
     ),
 }
 
-# The engine does not yet forbid a placement that recreates the setup
-# position (superko treats it as the last position of the player who does not
-# move first, record-format.md, "Version 3"): the reference does.
-SETUP_SUPERKO = pytest.mark.xfail(strict=True, reason="the engine does not compare the setup position for superko")
-
-
 # --- reading the files -------------------------------------------------------
 
 
@@ -183,39 +177,22 @@ def _settings(record: keilref.Record) -> Settings:
 _COLOR = {Color.BLACK: ref.BLACK, Color.WHITE: ref.WHITE}
 
 
-class SetupReference(ref.RefKeil):
-    """The reference started from a setup, as the format states it: the setup
-    position is the one the player who does not move first left, so a
-    placement of theirs may not recreate it (``repeats_turn`` 0); earlier
-    history is unknown. Built here by placing the stones directly."""
-
-    def __init__(self, s: Settings) -> None:
-        board = {p: ref.EMPTY for p in ref.board_neighbours(s.size)}
-        for placed in s.position.black:
-            board[placed.point] = ref.BLACK
-        for placed in s.position.white:
-            board[placed.point] = ref.WHITE
-        holder = None if s.position.button_taken is None else _COLOR[s.position.button_taken]
-        super().__init__(s.size, s.komi, s.rules, board=board, to_move=_COLOR[s.position.to_move], holder=holder)
-        self.setup_player = ref.other(self.first)
-        self.setup_position = self.position_of(self.board, self.button_taken)
-
-    def check(self, move: str) -> ref.Verdict:
-        verdict = super().check(move)
-        placement = move not in ("pass", "button")
-        if (
-            placement
-            and verdict.reason is None
-            and self.to_move == self.setup_player
-            and verdict.board is not None
-            and self.position_of(verdict.board, self.button_taken) == self.setup_position
-        ):
-            return ref.Verdict(SUPERKO, repeats_turn=0)
-        return verdict
+def _start(s: Settings) -> ref.RefKeil:
+    """The reference started from the record's setup (``setup=True``: the
+    set-up position is the one the player who does not move first left)."""
+    board = {p: ref.EMPTY for p in ref.board_neighbours(s.size)}
+    for placed in s.position.black:
+        board[placed.point] = ref.BLACK
+    for placed in s.position.white:
+        board[placed.point] = ref.WHITE
+    holder = None if s.position.button_taken is None else _COLOR[s.position.button_taken]
+    return ref.RefKeil(
+        s.size, s.komi, s.rules, board=board, to_move=_COLOR[s.position.to_move], holder=holder, setup=True
+    )
 
 
-def _reference(s: Settings, moves: tuple[str, ...]) -> tuple[SetupReference, list[frozenset[str]]]:
-    game = SetupReference(s)
+def _reference(s: Settings, moves: tuple[str, ...]) -> tuple[ref.RefKeil, list[frozenset[str]]]:
+    game = _start(s)
     captured = []
     for n, move in enumerate(moves, start=1):
         verdict = game.play(move)
@@ -288,13 +265,7 @@ def test_the_reference_forbids_the_tries_the_comments_forbid(name: str, attempt:
     assert (verdict.reason, verdict.repeats_turn) == (attempt.reason, attempt.repeats_turn)
 
 
-@pytest.mark.parametrize(
-    ("name", "attempt"),
-    [
-        pytest.param(name, t, marks=[SETUP_SUPERKO] if t.repeats_turn == 0 else [])
-        for name, t in _all_tries()
-    ],
-)
+@pytest.mark.parametrize(("name", "attempt"), _all_tries())
 def test_the_engine_forbids_the_tries_the_comments_forbid(name: str, attempt: Try) -> None:
     s = _settings(_record(PROBLEMS / name))
     game, _ = _engine(s, attempt.before)

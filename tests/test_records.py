@@ -381,9 +381,8 @@ def _game_records() -> list[tuple[str, int, Record]]:
 
 
 def _start(R, size, position):  # type: ignore[no-untyped-def]
-    """The reference's start from a set-up position, its stones placed directly
-    (the finished positions only pass, so the setup's place in superko never
-    arises); nothing for the empty board."""
+    """The reference's start from a set-up position, its stones placed
+    directly; nothing for the empty board."""
     if position is None:
         return {}
     colour = {Color.BLACK: R.BLACK, Color.WHITE: R.WHITE}
@@ -391,7 +390,7 @@ def _start(R, size, position):  # type: ignore[no-untyped-def]
     board.update({p.point: R.BLACK for p in position.black})
     board.update({p.point: R.WHITE for p in position.white})
     holder = None if position.button_taken is None else colour[position.button_taken]
-    return {"board": board, "to_move": colour[position.to_move], "holder": holder}
+    return {"board": board, "to_move": colour[position.to_move], "holder": holder, "setup": True}
 
 
 @pytest.mark.parametrize(
