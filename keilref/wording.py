@@ -303,10 +303,10 @@ def setup_word(value: str, word: str, before_label: bool, unseen: str | None = N
     """A word of a ``Setup`` that is not a point (or stands before ``B:``);
     ``unseen`` names a character in it that cannot be seen."""
     shown = f"'{_cut(word)}'"
-    if word[:2] in ("B:", "W:"):
-        return f'Setup "{_cut(value)}": {shown}: put a space after "{word[:2]}" ({word[:2]} {_cut(word[2:])})'
     if unseen is not None:
         return f'Setup "{_cut(value)}": {shown} is not a point: {unseen} separates nothing'
+    if word[:2] in ("B:", "W:"):
+        return f'Setup "{_cut(value)}": {shown}: put a space after "{word[:2]}" ({word[:2]} {_cut(word[2:])})'
     if before_label:
         return f'Setup "{_cut(value)}": {shown} stands before "B:": the value starts with "B:" (B: d4 W: e4)'
     return f'Setup "{_cut(value)}": {shown} is not a point (such as d4, or K@d4 for a Yugo king)'

@@ -159,6 +159,23 @@ SETUP_WORDS = [
         "a\u200bb",
         "Setup \"B: a1 a\u200bb W:\": 'a\u200bb' is not a point: U+200B (zero width space) separates nothing",
     ),
+    # White space in a setup is the record format's own: any other space
+    # character joins the words on either side, as between turns.
+    (
+        "B: a1 b1\u2029 b2 W:",
+        "b1\u2029",
+        "Setup \"B: a1 b1\u2029 b2 W:\": 'b1\u2029' is not a point: U+2029 (paragraph separator) separates nothing",
+    ),
+    (
+        "B: a1\u00a0b1 W:",
+        "a1\u00a0b1",
+        "Setup \"B: a1\u00a0b1 W:\": 'a1\u00a0b1' is not a point: U+00A0 (no-break space) separates nothing",
+    ),
+    (
+        "B: a1 W:\x0bc3",
+        "W:\x0bc3",
+        "Setup \"B: a1 W:\x0bc3\": 'W:\x0bc3' is not a point: U+000B (vertical tab, a control character) separates nothing",
+    ),
 ]
 
 

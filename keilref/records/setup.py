@@ -18,7 +18,7 @@ from keilref.errors import TagError
 from keilref.escaping import code_point
 from keilref.records.record import Record, Tag
 from keilref.records.tags import POSITION_TAGS
-from keilref.values import Color
+from keilref.values import WORDS, Color
 
 __all__ = [
     "BUTTON_TAKEN_TAG",
@@ -44,7 +44,6 @@ FIRST_PASS_TAG = "FirstPass"
 
 _PLAYERS = {"Black": Color.BLACK, "White": Color.WHITE}
 _PLAYER_OR_NO: dict[str, Color | None] = {**_PLAYERS, "no": None}
-_WORD = re.compile(r"\S+")
 _POINT = re.compile(r"(?:([KP])@)?([A-Za-z][0-9]{1,3})\Z")
 
 
@@ -225,7 +224,7 @@ def _stones(tag: Tag) -> tuple[tuple[Placed, ...], tuple[Placed, ...]]:
     lists: dict[str, list[Placed]] = {}
     current: list[Placed] | None = None
     start = tag.value_column
-    for m in _WORD.finditer(tag.value):
+    for m in WORDS.finditer(tag.value):
         word = m.group()
         line, column = (tag.line, start + m.start()) if start else (tag.line, tag.column)
         if word in ("B:", "W:"):
