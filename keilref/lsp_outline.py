@@ -72,20 +72,22 @@ def shape(text: str) -> Shape:
     """Where the parts of a game stand in its ``text``: its tags, its
     variations, its comments (read until the moves start, then on only where
     a ``(``, ``{`` or ``;`` follows)."""
-    first = _SPACE.match(text)
-    last = _LAST_SPACE.search(text)
-    assert first is not None and last is not None  # both match the empty string
-    content = (first.end(), max(first.end(), last.start()))
+    lead = _SPACE.match(text)
+    trail = _LAST_SPACE.search(text)
+    assert lead is not None and trail is not None  # both match the empty string
+    content = (lead.end(), max(lead.end(), trail.start()))
     head = tags = None
     variations: list[list[int]] = []
     open_: list[int] = []
     comments: list[list[int]] = []
     in_tags = True
+    last = 0
     for piece in pieces(text):
         kind = piece.kind
         if kind is Kind.COMMENT or kind is Kind.CLOCK:
             _add_comment(comments, text, piece.start, piece.end)
             continue
+        last = piece.end
         if in_tags and kind is Kind.TAG_NAME:
             bracket = text.rfind("[", 0, piece.start)
             if head is None:
@@ -102,6 +104,7 @@ def shape(text: str) -> Shape:
         if in_tags:
             in_tags = False
             if all(text.find(mark, piece.start) < 0 for mark in _MOVES_MARKS):
+                last = 0  # no comment follows the last word: the game ends where its text does
                 break
         if kind is Kind.PARENTHESIS:
             if text[piece.start] == "(":
@@ -111,6 +114,7 @@ def shape(text: str) -> Shape:
                 variations[open_.pop()][1] = piece.end
     for at in open_:
         variations[at][1] = content[1]
+    content = (content[0], _end(text, last, comments, content[1]))
     return Shape(
         len(text),
         content,
@@ -119,6 +123,22 @@ def shape(text: str) -> Shape:
         tuple(Variation(s, e, None if p < 0 else p) for s, e, p in variations),
         tuple((s, e) for s, e in comments),
     )
+
+
+def _end(text: str, last: int, comments: list[list[int]], end: int) -> int:
+    """Where the game ends: its last word (at ``last``; 0: where its text
+    ends), or a comment after it with no blank line before (the comments
+    after a blank line are those the next game opens with, which the cut
+    gives to the game before it)."""
+    if not last:
+        return end
+    for start, stop in comments:
+        if stop <= last:
+            continue
+        if text.count("\n", last, start) > 1:
+            break
+        last = stop
+    return last if last < end else end
 
 
 def _add_comment(comments: list[list[int]], text: str, start: int, end: int) -> None:
