@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import gc
-import re
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -25,7 +25,7 @@ from lsprotocol import types as lsp
 
 from keilref import wording
 from keilref.escaping import one_line
-from keilref.records.highlight import Kind, pieces
+from keilref.records.highlight import Kind, Piece, pieces
 from keilref.records.positions import LineIndex
 from keilref.referee.verdict import Verdict
 
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Outlines", "Shape", "shape"]
 
-_SPACE = re.compile(r"\s*")
-_LAST_SPACE = re.compile(r"\s*\Z")
 _MOVES_MARKS = ("(", "{", ";")
 """What starts a variation or a comment: a game's moves without any have nothing more to fold."""
 
@@ -72,57 +70,72 @@ def shape(text: str) -> Shape:
     """Where the parts of a game stand in its ``text``: its tags, its
     variations, its comments (read until the moves start, then on only where
     a ``(``, ``{`` or ``;`` follows)."""
-    lead = _SPACE.match(text)
-    trail = _LAST_SPACE.search(text)
-    assert lead is not None and trail is not None  # both match the empty string
-    content = (lead.end(), max(lead.end(), trail.start()))
-    head = tags = None
-    variations: list[list[int]] = []
-    open_: list[int] = []
+    start = len(text) - len(text.lstrip())
+    content = (start, max(start, len(text.rstrip())))
+    words = pieces(text)
     comments: list[list[int]] = []
-    in_tags = True
+    name = value = -1
+    moves = None
+    for kind, begin, end in words:
+        if kind is Kind.TAG_VALUE:
+            value = end
+        elif kind is Kind.TAG_NAME:
+            name = begin if name < 0 else name
+        elif kind is Kind.COMMENT or kind is Kind.CLOCK:
+            _add_comment(comments, text, begin, end)
+        else:
+            moves = (kind, begin, end)
+            break
+    head = tags = None
     last = 0
-    for piece in pieces(text):
-        kind = piece.kind
-        if kind is Kind.COMMENT or kind is Kind.CLOCK:
-            _add_comment(comments, text, piece.start, piece.end)
-            continue
-        last = piece.end
-        if in_tags and kind is Kind.TAG_NAME:
-            bracket = text.rfind("[", 0, piece.start)
-            if head is None:
-                line_end = text.find("\n", piece.start)
-                line_end = len(text) if line_end < 0 else line_end
-                head = (bracket, len(text[bracket:line_end].rstrip()) + bracket)
-                tags = (bracket, bracket)
-            continue
-        if in_tags and kind is Kind.TAG_VALUE:
-            close = text.find("]", piece.end)
-            assert tags is not None  # a value follows its name
-            tags = (tags[0], piece.end if close < 0 else close + 1)
-            continue
-        if in_tags:
-            in_tags = False
-            if all(text.find(mark, piece.start) < 0 for mark in _MOVES_MARKS):
-                last = 0  # no comment follows the last word: the game ends where its text does
-                break
-        if kind is Kind.PARENTHESIS:
-            if text[piece.start] == "(":
-                open_.append(len(variations))
-                variations.append([piece.start, -1, open_[-2] if len(open_) > 1 else -1])
-            elif open_:
-                variations[open_.pop()][1] = piece.end
-    for at in open_:
-        variations[at][1] = content[1]
-    content = (content[0], _end(text, last, comments, content[1]))
+    if name >= 0:
+        bracket = text.rfind("[", 0, name)
+        line_end = text.find("\n", name)
+        head = (bracket, bracket + len(text[bracket : len(text) if line_end < 0 else line_end].rstrip()))
+        close = text.find("]", value)
+        tags = (bracket, value if close < 0 else close + 1)
+        last = tags[1]
+    variations: list[list[int]] = []
+    if moves is not None:
+        last = moves[2]
+        if all(text.find(mark, moves[1]) < 0 for mark in _MOVES_MARKS):
+            last = 0  # no comment follows the last word: the game ends where its text does
+        else:
+            last = _moves(text, moves, words, variations, comments)
     return Shape(
         len(text),
-        content,
+        (content[0], _end(text, last, comments, content[1])),
         head,
         tags,
-        tuple(Variation(s, e, None if p < 0 else p) for s, e, p in variations),
+        tuple(Variation(s, e if e >= 0 else content[1], None if p < 0 else p) for s, e, p in variations),
         tuple((s, e) for s, e in comments),
     )
+
+
+def _moves(
+    text: str,
+    first: tuple[Kind, int, int],
+    words: Iterator[Piece],
+    variations: list[list[int]],
+    comments: list[list[int]],
+) -> int:
+    """The variations and comments of a game's moves, from its ``first``
+    word on; where its last word ends. A variation is ``[start, end, the
+    index of the one it is in]``, its end -1 where none closes it."""
+    open_: list[int] = []
+    last = 0
+    for kind, begin, end in itertools.chain((first,), words):
+        if kind is Kind.COMMENT or kind is Kind.CLOCK:
+            _add_comment(comments, text, begin, end)
+            continue
+        last = end
+        if kind is Kind.PARENTHESIS:
+            if text[begin] == "(":
+                variations.append([begin, -1, open_[-1] if open_ else -1])
+                open_.append(len(variations) - 1)
+            elif open_:
+                variations[open_.pop()][1] = end
+    return last
 
 
 def _end(text: str, last: int, comments: list[list[int]], end: int) -> int:
@@ -232,6 +245,7 @@ class Outlines:
             for c in s.comments:
                 inner.extend(_fold(places, at, c, lsp.FoldingRangeKind.Comment))
         if limit is not None and len(outer) + len(inner) > limit:
+            inner.sort(key=lambda f: (f.start_line, -f.end_line))  # then the others, from the top
             inner = inner[: max(limit - len(outer), 0)]
             outer = outer[:limit]
         return sorted([*outer, *inner], key=lambda f: (f.start_line, -f.end_line))

@@ -17,6 +17,7 @@ pytest.importorskip("pygls")
 
 from lsprotocol import types as lsp  # noqa: E402
 
+from keilref.lsp_outline import shape  # noqa: E402
 from lsp_support import ROOT, Client, replacing  # noqa: E402
 
 GAMES = ROOT / "records" / "games"
@@ -307,3 +308,34 @@ def test_the_map_of_a_document_never_opened_is_none() -> None:
         assert await client.text_document_code_lens_async(lsp.CodeLensParams(text_document=other)) is None
 
     run(body)
+
+
+def test_past_the_clients_limit_of_folding_ranges_the_games_come_first() -> None:
+    limited = lsp.ClientCapabilities(
+        text_document=lsp.TextDocumentClientCapabilities(folding_range=lsp.FoldingRangeClientCapabilities(range_limit=3))
+    )
+
+    async def body(client: Client) -> None:
+        await client.open(URI, ANNOTATED)
+        found = await client.text_document_folding_range_async(lsp.FoldingRangeParams(text_document=DOCUMENT))
+        assert [(f.start_line, f.end_line, f.kind) for f in found] == [(0, 27, None), (0, 1, "comment"), (31, 60, None)]
+
+    run(body, limited)
+
+
+def test_a_games_shape_where_its_text_is_odd() -> None:
+    # A variation that nothing closes runs to the game's end; a CRLF is no part of the first tag's line.
+    text = '[Size "5"]\r\n[Rules "keil"]\r\n\r\n1. c3 (1. d3 d4\r\n2. e4 *\r\n'
+    found = shape(text)
+    assert found.head == (0, 10)
+    assert found.tags == (0, 26)
+    assert [(v.start, v.end, v.parent) for v in found.variations] == [(36, len(text.rstrip()), None)]
+    assert found.content == (0, len(text.rstrip()))
+    # Tags alone, then the next game's leading comment after a blank line: the game ends at its tags.
+    tags_only = '\n[Size "5"] ; size\n; still this game\n\n; the next game\n'
+    found = shape(tags_only)
+    assert found.content == (1, tags_only.index("\n\n"))
+    assert found.comments == ((12, tags_only.index("\n\n")), (tags_only.index("; the"), len(tags_only) - 1))
+    # No tag at all: no head, and the game is its text.
+    assert shape("  1. c3 d3 *  ").head is None
+    assert shape("  1. c3 d3 *  ").content == (2, 12)
