@@ -5,7 +5,8 @@ Generates a seeded archive (``keilref generate -n 10000 --seed 1 --size 5``),
 opens it through a raw JSON-RPC client over stdio (tests/lsp_raw.py), waits
 until every game is checked, then asks for each of the three several times
 and prints the time from each request being sent to its answer being read
-(the answer's JSON parsed, nothing more): the first of each reads every
+(the answer's JSON parsed, nothing more; the outline asked for as a tree,
+as editors ask): the first of each reads every
 game's shape, the others find them kept. Then one game's result is edited
 and the three are asked for again once its diagnostics have come.
 
@@ -76,7 +77,11 @@ def measure(games: int, rounds: int, root: Path | None) -> None:
         print(f"server: {installed_keilref({**os.environ, 'PYTHONPATH': paths})}")
         server = RawServer(root)
     try:
-        server.initialize()
+        # As VS Code and Neovim ask: the outline as a tree of symbols.
+        capabilities = {"textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolSupport": True}}}
+        answer = server.answer(server.request("initialize", {"processId": None, "rootUri": ROOT.as_uri(), "capabilities": capabilities}))
+        assert "result" in answer
+        server.notify("initialized", {})
         started = time.perf_counter()
         server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "keil", "version": 1, "text": text}})
         checked(server, uri)

@@ -53,8 +53,6 @@ class Variation:
 class Shape:
     """Where the parts of one game stand, as offsets into the game's text."""
 
-    length: int
-    """The game's text's length, in characters."""
     content: tuple[int, int]
     """From its first character that is not white space to past its last."""
     head: tuple[int, int] | None
@@ -103,7 +101,6 @@ def shape(text: str) -> Shape:
         else:
             last = _moves(text, moves, words, variations, comments)
     return Shape(
-        len(text),
         (content[0], _end(text, last, comments, content[1])),
         head,
         tags,
@@ -204,9 +201,9 @@ class Outlines:
     def symbols(
         self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places, *, hierarchical: bool
     ) -> list[lsp.DocumentSymbol] | list[lsp.SymbolInformation]:
-        """A symbol a game, its verdict as detail, its tags and variations
-        inside it; a client that takes no tree of symbols (no
-        ``hierarchical``) gets the games alone, each verdict after its name."""
+        """A symbol a game, its verdict as detail, its variations inside it;
+        a client that takes no tree of symbols (no ``hierarchical``) gets the
+        games alone, each verdict after its name."""
         with _collected_after():
             return self._symbols(uri, games, places, hierarchical)
 
@@ -225,13 +222,17 @@ class Outlines:
             ]
         return [_game_symbol(places, p) for p in placed]
 
-    def folding(self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places, limit: int | None) -> list[lsp.FoldingRange]:
+    def folding(
+        self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places, limit: int | None
+    ) -> list[lsp.FoldingRange]:
         """Each game, its tags, its variations and comments, where they span
         more than one line; past the client's ``limit``, the games' first."""
         with _collected_after():
             return self._folding(uri, games, places, limit)
 
-    def _folding(self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places, limit: int | None) -> list[lsp.FoldingRange]:
+    def _folding(
+        self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places, limit: int | None
+    ) -> list[lsp.FoldingRange]:
         placed = self._place(uri, games, places)
         outer: list[lsp.FoldingRange] = []
         inner: list[lsp.FoldingRange] = []
@@ -311,7 +312,9 @@ def _game_symbol(places: Places, p: _Placed) -> lsp.DocumentSymbol:
     children = list(_variation_symbols(places, p)) if s.variations else None
     head = whole
     if s.head is not None:
-        head = lsp.Range(start=whole.start if s.head[0] == s.content[0] else places.position(at + s.head[0]), end=places.position(at + s.head[1]))
+        # Most games start at their first tag: one position for both.
+        first = whole.start if s.head[0] == s.content[0] else places.position(at + s.head[0])
+        head = lsp.Range(start=first, end=places.position(at + s.head[1]))
     return lsp.DocumentSymbol(
         name=_title(p.verdict),
         detail=one_line(wording.verdict_line(p.verdict)),
