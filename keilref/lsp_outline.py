@@ -27,6 +27,7 @@ from keilref import wording
 from keilref.escaping import one_line
 from keilref.records.highlight import Kind, Piece, pieces
 from keilref.records.positions import LineIndex
+from keilref.records.sniffing import MatchBytes
 from keilref.referee.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -107,6 +108,13 @@ def shape(text: str) -> Shape:
         tuple(Variation(s, e if e >= 0 else content[1], None if p < 0 else p) for s, e, p in variations),
         tuple((s, e) for s, e in comments),
     )
+
+
+def _whole(text: str) -> Shape:
+    """A game whose text has no parts to show: itself, from its first
+    character that is neither white space nor a byte order mark."""
+    start = len(text) - len(text.lstrip().lstrip("\ufeff").lstrip())
+    return Shape((start, max(start, len(text.rstrip()))), None, None, (), ())
 
 
 def _moves(
@@ -273,11 +281,15 @@ class Outlines:
         for game, shift in games:
             piece = game.piece
             key = (piece.data, piece.column_offset)
+            match = isinstance(piece, MatchBytes)
             found = kept.get(key) or known.get(key)
             if found is None:
-                found = shape(piece.data.decode("utf-8", "surrogatepass"))
+                text = piece.data.decode("utf-8", "surrogatepass")
+                # A match of abstract_games is JSON, not a record: its braces are no comments.
+                found = _whole(text) if match else shape(text)
             kept[key] = found
-            start = places.index.offset(game.line + shift, piece.column_offset + 1)
+            # A match is the whole document, a byte order mark included.
+            start = 0 if match else places.index.offset(game.line + shift, piece.column_offset + 1)
             out.append(_Placed(game.verdict, shift, start, found))
         self._shapes[uri] = kept
         return out

@@ -19,6 +19,7 @@ from lsprotocol import types as lsp  # noqa: E402
 
 from keilref.lsp_outline import shape  # noqa: E402
 from lsp_support import ROOT, Client, replacing  # noqa: E402
+from test_sniffing import MATCH_TEXT  # noqa: E402
 
 GAMES = ROOT / "records" / "games"
 URI = (ROOT / "outline.keil").as_uri()
@@ -339,3 +340,27 @@ def test_a_games_shape_where_its_text_is_odd() -> None:
     # No tag at all: no head, and the game is its text.
     assert shape("  1. c3 d3 *  ").head is None
     assert shape("  1. c3 d3 *  ").content == (2, 12)
+
+
+def test_a_match_of_abstract_games_is_one_game_whose_braces_are_no_comments() -> None:
+    match = (ROOT / "club.moves.json").as_uri()
+    identifier = lsp.TextDocumentIdentifier(uri=match)
+
+    async def body(client: Client) -> None:
+        await client.open(match, "\ufeff" + MATCH_TEXT)
+        symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(text_document=identifier))
+        # From its "{" (after the byte order mark) to its last "}".
+        assert symbol_rows(symbols) == [
+            (
+                "ana – ben",
+                "unfinished: computed -, declared *; score so far W+6",
+                lsp.SymbolKind.Object,
+                span(0, 1, 41, 1),
+                span(0, 1, 41, 1),
+                [],
+            )
+        ]
+        folds = await client.text_document_folding_range_async(lsp.FoldingRangeParams(text_document=identifier))
+        assert [(f.start_line, f.end_line, f.kind) for f in folds] == [(0, 41, None)]
+
+    run(body, TREE)
