@@ -789,7 +789,9 @@ def game_title(
     (passed as they are shown; a blank one counts as missing): its players,
     its event and round, its declared result (``Ana Ruiz – Ben Cho · Winter
     Open r3 · W+4.5``); ``game 12`` where it names neither players nor event."""
-    black, white, event, round_ = (None if v is None or not v.strip() else v.strip() for v in (black, white, event, round_))
+    black, white, event, round_ = (
+        None if value is None or not value.strip() else value.strip() for value in (black, white, event, round_)
+    )
     parts = []
     if black or white:
         parts.append(f"{_player(black)} – {_player(white)}")
@@ -808,7 +810,6 @@ def titled_verdict(title: str, verdict: str) -> str:
     """A game's name and its verdict in one, for an outline with no room for a detail:
     ``Ana Ruiz – Ben Cho · W+4.5 (ok W+4.5)``."""
     return f"{title} ({verdict})"
-
 
 
 def unfinished_message(v: Verdict) -> str:
