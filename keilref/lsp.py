@@ -45,6 +45,7 @@ from keilref.engine.rules import ButtonRule
 from keilref.errors import IllegalMoveError, KeilrefError, RecordError
 from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
+from keilref.lsp_outline import Outlines
 from keilref.lsp_tokens import LEGEND, Highlights
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
@@ -707,6 +708,7 @@ def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
         state.task.cancel()
     ls.forget(uri)
     _highlights.forget(uri)
+    _outlines.forget(uri)
     ls.publish_diagnostics(uri, [])
 
 
@@ -1049,6 +1051,65 @@ def _refresh_marks(ls: KeilServer, uri: str) -> None:
         return
     if _highlights.stale(uri, _illegal_offsets(ls, document)):
         ls.semantic_tokens_refresh()
+
+
+# ---------------------------------------------------------------------------
+# The map of a document (keilref.lsp_outline): outline, folding, a verdict a game as a code lens.
+
+
+_outlines = Outlines()
+
+
+async def _settled(ls: KeilServer, uri: str) -> tuple[TextDocument, DocumentState] | None:
+    """The document and its games once the check of its present text has
+    ended (an edit's waits for typing to pause, then for its rounds): the
+    map of a document is drawn from every game's verdict, never from some."""
+    while True:
+        state = ls.documents.get(uri)
+        task = None if state is None else state.task
+        if task is None or task.done():
+            break
+        await asyncio.wait({task})  # a task cancelled by a newer edit: the next one is waited for
+    document = _opened(ls, uri)
+    if document is None:
+        return None
+    state = _checked_now(ls, document)
+    return None if state is None else (document, state)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+async def document_symbol(
+    ls: KeilServer, params: lsp.DocumentSymbolParams
+) -> list[lsp.DocumentSymbol] | list[lsp.SymbolInformation] | None:
+    found = await _settled(ls, params.text_document.uri)
+    if found is None:
+        return None
+    document, state = found
+    text = ls.client_capabilities.text_document
+    symbols = None if text is None else text.document_symbol
+    tree = symbols is not None and bool(symbols.hierarchical_document_symbol_support)
+    return _outlines.symbols(document.uri, state.games, _DocumentLines.of(ls, document), hierarchical=tree)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+async def folding_range(ls: KeilServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
+    found = await _settled(ls, params.text_document.uri)
+    if found is None:
+        return None
+    document, state = found
+    text = ls.client_capabilities.text_document
+    folding = None if text is None else text.folding_range
+    limit = None if folding is None else folding.range_limit
+    return _outlines.folding(document.uri, state.games, _DocumentLines.of(ls, document), limit)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))
+async def code_lens(ls: KeilServer, params: lsp.CodeLensParams) -> list[lsp.CodeLens] | None:
+    found = await _settled(ls, params.text_document.uri)
+    if found is None:
+        return None
+    document, state = found
+    return _outlines.lenses(document.uri, state.games, _DocumentLines.of(ls, document))
 
 
 def serve() -> None:

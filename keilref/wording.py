@@ -114,6 +114,10 @@ __all__ = [
     "turn_name",
     "unfinished_message",
     "verdict_message",
+    "verdict_line",
+    "verdict_lens",
+    "game_title",
+    "titled_verdict",
     "word_meant",
     "viewers_stop",
     "output_collision",
@@ -773,12 +777,70 @@ def verdict_message(v: Verdict) -> str:
         parts = [illegal_turn(t.turn, t.point, t.reason, t.repeats_turn, t.white_first)]
     elif v.status.value == "unfinished" and v.score is not None:
         parts.append(f"score so far {v.score.result}")
-    if v.detail:
-        parts.append(v.detail)
+    return "; ".join([*parts, *_verdict_notes(v)])
+
+
+def _verdict_notes(v: Verdict) -> list[str]:
+    """What the text line adds after the results: a mismatch's detail, the rule sets that disagree."""
+    parts = [v.detail] if v.detail else []
     if v.rule_sensitive:
         others = ", ".join(f"{r} under {name}" for name, r in v.other_results)
         parts.append(f"rule-sensitive: {others}")
-    return "; ".join(parts)
+    return parts
+
+
+def verdict_line(v: Verdict) -> str:
+    """A game's status and why, as the text line says them after the game's
+    number (``illegal: move 16 (Black) e2, turn 31: superko``); of a game
+    that passed, its result once (``ok B+4.5``, where the line says
+    ``computed B+4.5, declared B+4.5``). An editor's outline shows it beside the game."""
+    if v.status.value == "ok" and v.computed is not None:
+        return "; ".join([f"ok {v.computed}", *_verdict_notes(v)])
+    return f"{v.status.value}: {verdict_message(v)}"
+
+
+def verdict_lens(v: Verdict) -> str:
+    """A game's verdict in a few words, as an editor shows it over the game's
+    first line: ``ok B+4.5``, ``illegal at move 16``, ``mismatch: computed
+    B+4.5, declared B+5.5; wrong margin``, ``unfinished: score so far W+6``,
+    ``error: found 'hh6'; ...``."""
+    if v.illegal is not None:
+        return f"illegal at move {move_number(v.illegal.turn, v.illegal.white_first).rstrip('.')}"
+    if v.status.value == "ok" and v.computed is not None:
+        return f"ok {v.computed}"
+    if v.status.value == "unfinished":
+        return "unfinished" if v.score is None else f"unfinished: score so far {v.score.result}"
+    return f"{v.status.value}: {verdict_message(v)}"
+
+
+def game_title(
+    game: int, black: str | None, white: str | None, event: str | None, round_: str | None, result: str | None
+) -> str:
+    """A game named as an editor's outline lists it, by what its tags say
+    (passed as they are shown; a blank one counts as missing): its players,
+    its event and round, its declared result (``Ana Ruiz – Ben Cho · Winter
+    Open r3 · W+4.5``); ``game 12`` where it names neither players nor event."""
+    black, white, event, round_ = (
+        None if value is None or not value.strip() else value.strip() for value in (black, white, event, round_)
+    )
+    parts = []
+    if black or white:
+        parts.append(f"{_player(black)} – {_player(white)}")
+    if event:
+        parts.append(event if round_ is None else f"{event} r{round_}")
+    elif round_ is not None:
+        parts.append(f"round {round_}")
+    if not parts:
+        parts.append(f"game {game}")
+    if result and result.strip() and result.strip() != "*":
+        parts.append(result.strip())
+    return " · ".join(parts)
+
+
+def titled_verdict(title: str, verdict: str) -> str:
+    """A game's name and its verdict in one, for an outline with no room for a detail:
+    ``Ana Ruiz – Ben Cho · W+4.5 (ok W+4.5)``."""
+    return f"{title} ({verdict})"
 
 
 def unfinished_message(v: Verdict) -> str:
