@@ -360,3 +360,28 @@ def test_the_turns_offered_are_the_references_legal_turns(server: Session, posit
     event("in a variation" if "(" in marked else "on the main line")
     offered = [item for item in server.complete(marked)[0] if item.sort_text and item.sort_text.startswith("2")]
     assert sorted(i.label for i in offered) == sorted(legal)
+
+
+def test_a_game_that_starts_mid_line_is_the_one_at_the_cursor(server: Session) -> None:
+    assert labels(server, SMALL + '\n1. a1 *  [Event "next"] [R|') == [n for n in KNOWN_TAGS if n != "Event"]
+    assert labels(server, SMALL + '\n1. a1 *  [Event "next"] [Rules "keil"] [Size "2"] |') == ["1.", *EMPTY_BOARD]
+
+
+def test_places_are_in_utf16_units_and_crlf_lines_are_lines(server: Session) -> None:
+    items, text = server.complete(SMALL + "\n1. a1 {\U0001f600} b|")
+    b2 = next(i for i in items if i.label == "b2")
+    assert edited(text.replace("\U0001f600", "xx"), b2) == SMALL + "\n1. a1 {xx} b2"  # two UTF-16 units
+    items, text = server.complete(SMALL.replace("\n", "\r\n") + '[ToMove "|\r\n')
+    white = next(i for i in items if i.label == "White")
+    assert white.text_edit is not None and white.text_edit.new_text == 'White"]'
+
+
+def test_dehil_offers_pass_and_yugo_its_kings_as_the_references_do(server: Session) -> None:
+    dehil = RD.RefDehil(3)
+    dehil.play("b2")
+    assert sorted(labels(server, '[Rules "dehil"]\n[Size "3"]\n[Komi "0"]\n\n1. b2 |')) == sorted(["1...", *dehil.legal_moves()])
+    yugo = RY.RefYugo(3)
+    for move in ("c1", "c2", "a1"):
+        yugo.play(move)
+    offered = labels(server, '[Rules "yugo"]\n[Size "3"]\n[Komi "0"]\n\n1. c1 c2 2. a1 |')
+    assert sorted(offered) == sorted(["2...", *yugo.legal_moves()]) and "K@b1" in offered
