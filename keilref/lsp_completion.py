@@ -111,13 +111,13 @@ def game_cut(previous: Cut | None, data: bytes) -> Cut:
     return cut(data) if previous is None else recut(previous, data)
 
 
-def _game_at(pieces_: tuple[GameBytes, ...], index: LineIndex, text: str, cursor: int) -> _Game | None:
+def _game_at(cut_games: tuple[GameBytes, ...], index: LineIndex, text: str, cursor: int) -> _Game | None:
     """The piece of the cut that holds ``cursor`` (the later one, where two meet)."""
     line, column = index.place(cursor)
-    at = bisect_right(pieces_, (line, column), key=lambda g: (g.piece.line, g.column_offset + 1)) - 1
+    at = bisect_right(cut_games, (line, column), key=lambda g: (g.piece.line, g.column_offset + 1)) - 1
     if at < 0:
         return None
-    piece = pieces_[at]
+    piece = cut_games[at]
     if piece.piece.too_large:
         return None  # a game over the byte cap is not read, here as anywhere
     start = index.offset(piece.piece.line, piece.column_offset + 1)
@@ -127,10 +127,11 @@ def _game_at(pieces_: tuple[GameBytes, ...], index: LineIndex, text: str, cursor
     return _Game(start, max(end, cursor), piece.piece.line)
 
 
-def completions(text: str, cursor: int, cut_: Cut, index: LineIndex, rules: str | None) -> list[Offer]:
-    """What to offer at offset ``cursor`` of ``text``, whose games ``cut_`` holds
-    (``rules``: the rule set the project gives the document, if any)."""
-    game = _game_at(cut_.games, index, text, cursor)
+def completions(text: str, cursor: int, games: Cut, index: LineIndex, rules: str | None) -> list[Offer]:
+    """What to offer at offset ``cursor`` of ``text``, cut into ``games``, whose
+    places ``index`` holds (``rules``: the rule set the project gives the
+    document, if any)."""
+    game = _game_at(games.games, index, text, cursor)
     if game is None:
         return []
     before = list(pieces(text, game.start, cursor))
@@ -397,7 +398,6 @@ def to_lsp(offers: list[Offer], position: Callable[[int], lsp.Position]) -> lsp.
                 kind=offer.kind,
                 documentation=offer.documentation,
                 sort_text=offer.sort,
-                filter_text=offer.label,
                 preselect=offer.preselect or None,
                 text_edit=lsp.TextEdit(range=span, new_text=offer.insert or offer.label),
             )
