@@ -43,7 +43,7 @@ from keilref.records.parser import GameBytes, parse_record
 from keilref.records.positions import LineIndex
 from keilref.records.record import Record
 from keilref.records.setup import BUTTON_TAKEN_TAG, FIRST_PASS_TAG, TO_MOVE_TAG
-from keilref.records.tags import KNOWN_TAGS, TIME_CONTROL_TAG
+from keilref.records.tags import KNOWN_TAGS, KOMI_BY_TAG, TIME_CONTROL_TAG
 from keilref.referee.lines import Node, find_line, replay_node
 from keilref.referee.settings import DEFAULT_RULES, read_setup
 from keilref.values import Color, Result, ResultKind, move_number
@@ -207,7 +207,7 @@ def _values(tag: str, ruleset: RuleSet | None, record: Record | None, rules: str
         for word, value in (("yes", True), ("no", False)):
             if _allows_button(ruleset, value):
                 yield word, wording.button_doc(value), enum, False
-    elif tag == TO_MOVE_TAG:
+    elif tag in (TO_MOVE_TAG, KOMI_BY_TAG):
         for player in ("Black", "White"):
             yield player, wording.player_value_doc(tag, player), enum, False
     elif (tag == BUTTON_TAKEN_TAG and ruleset is not None and ruleset.button is not ButtonRule.ABSENT) or (
@@ -320,7 +320,8 @@ def _moves(text: str, game: _Game, cursor: int, rules: str | None) -> Iterator[O
     main = inner is None and replaced is None
     if g.is_over and main and not numbered:
         result = _main_line_result(record, rules) or str(g.score().result)
-        yield Offer(result, lsp.CompletionItemKind.Constant, wording.COMPUTED_RESULT, start, end, Sort.RESULT, None, True)
+        kind = lsp.CompletionItemKind.Constant
+        yield Offer(result, kind, wording.COMPUTED_RESULT, start, end, Sort.RESULT, preselect=True)
     moves = g.legal_moves()
     if moves and not numbered:
         number = move_number(g.turn + 1, g.white_first)

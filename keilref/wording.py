@@ -1060,10 +1060,14 @@ def button_doc(value: bool) -> str:
 
 
 def player_value_doc(tag: str, player: str | None) -> str:
-    """A value of ``ToMove``, ``ButtonTaken`` or ``FirstPass`` offered (``player``
-    ``None``: ``no``)."""
+    """A value of ``ToMove``, ``KomiBy``, ``ButtonTaken`` or ``FirstPass``
+    offered (``player`` ``None``: ``no``)."""
     if tag == "ToMove":
-        return "Black plays the first turn (the default)." if player == "Black" else "White plays the first turn, numbered 1...."
+        if player == "Black":
+            return "Black plays the first turn (the default)."
+        return "White plays the first turn, numbered 1...."
+    if tag == "KomiBy":
+        return f"The player who named the komi played {player}."
     if tag == "ButtonTaken":
         return "Nobody has taken the button (the default)." if player is None else f"{player} holds the button."
     return "Nobody passed before the position (the default)." if player is None else f"{player} passed first."

@@ -173,6 +173,7 @@ def test_the_projects_rules_decide_as_check_decides(server: Session, tmp_path: P
     "tag, rules, offered",
     [
         ("ToMove", "keil", ["Black", "White"]),
+        ("KomiBy", "keil", ["Black", "White"]),
         ("ButtonTaken", "keil", ["Black", "White", "no"]),
         ("ButtonTaken", "dehil", []),
         ("FirstPass", "dehil", ["Black", "White", "no"]),
