@@ -46,6 +46,7 @@ from keilref.errors import IllegalMoveError, KeilrefError, RecordError
 from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
 from keilref.lsp_outline import Outlines
+from keilref.lsp_completion import TRIGGERS, completions, game_cut, to_lsp
 from keilref.lsp_tokens import LEGEND, Highlights
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
@@ -886,6 +887,27 @@ def _board_text(title: str, g: Game, *, captures: bool) -> str:
     if captures:
         out += ["", f"Captured by this turn: {', '.join(sorted(g.last_captured)) or 'none'}"]
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Completion: tag names and values, legal turns, move numbers, results (keilref.lsp_completion).
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=list(TRIGGERS)))
+def completion(ls: KeilServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    document = _opened(ls, params.text_document.uri)
+    if document is None:
+        return None
+    state = ls.state(document.uri)
+    data = state.encoded[1] if state.encoded is not None and state.encoded[0] is document.source else None
+    data = document.source.encode("utf-8", "surrogatepass") if data is None else data
+    if len(data) > MAX_DOCUMENT or is_match(data, _file_name(document.uri)):
+        return None
+    # The cut of the text as it is now, kept: the next check finds it made.
+    state.cut = game_cut(state.cut, data)
+    lines = _DocumentLines.of(ls, document)
+    offers = completions(document.source, lines.offset(params.position), state.cut, lines.index, state.rules)
+    return to_lsp(offers, lines.position)
 
 
 # ---------------------------------------------------------------------------

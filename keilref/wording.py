@@ -126,6 +126,16 @@ __all__ = [
     "output_is_input",
     "output_is_link",
     "output_loses",
+    "COMPUTED_RESULT",
+    "TAG_DOCS",
+    "TIME_CONTROL_FORMS",
+    "button_doc",
+    "legal_turn_doc",
+    "move_number_doc",
+    "player_value_doc",
+    "result_doc",
+    "rules_doc",
+    "size_doc",
 ]
 
 # -- statuses and reasons ----------------------------------------------------
@@ -1089,3 +1099,101 @@ def fix_not_applied(name: str, why: str) -> str:
 def shape_disagrees(judged: str) -> str:
     """Why a shape of a match is an error: it says another game than the shape judged."""
     return f"this shape of the match disagrees with {judged} (the moves, result, players or settings differ)"
+
+
+# --- completion in the editor: what each offered word is for -------------------------
+
+TAG_DOCS = {
+    "Event": "The event the game was played at (free text).",
+    "Site": "Where the game was played; for an import, the playing site (free text).",
+    "Date": "When the game was played, such as 2026.11.21 (free text).",
+    "Round": "The round of the event (free text).",
+    "Black": "The player of Black (free text).",
+    "White": "The player of White (free text).",
+    "Rules": "The rule set the game is played under (default keil).",
+    "Size": "Points per side of the board, in the range the rule set allows (default: the rule set's).",
+    "Komi": "Added to White's score: a whole number, a half too under keil-2019, maybe negative (default 0).",
+    "Button": "yes or no: whether the button is in play (only keil-2019 allows no; dehil has no button).",
+    "Result": "The declared result (B+4.5, W+R, Draw, *...): it must agree with the result after the moves.",
+    "Removed": "Yugo: the groups removed by agreement when play stopped (their points).",
+    "Annotator": "Who annotated the game (free text).",
+    "TimeControl": "Base time and increment in seconds: 600+5, 600 (no increment), - (none) or ? (unknown).",
+    "KomiBy": "Under a komi pie, the colour played by the player who named the komi: Black or White.",
+    "GameId": "The game's id at its Site.",
+    "Setup": "The stones before the first turn: B: d4 e5 W: e4 (a Yugo king: K@e4).",
+    "ToMove": "Who plays the first turn: Black (default) or White, whose first turn is numbered 1....",
+    "ButtonTaken": "Who holds the button before the first turn: Black, White or no (default).",
+    "FirstPass": "Dehil: who passed first before the position: Black, White or no (default).",
+}
+"""What each tag of the format is for, as completion offers the tag's name
+(a tag of the table without an entry here is offered without one)."""
+
+TIME_CONTROL_FORMS = {
+    "600+5": "10 minutes each, 5 seconds added after each of the player's turns.",
+    "600": "10 minutes each, no increment.",
+    "-": "No time control (the game has no clocks).",
+    "?": "Unknown (the default).",
+}
+"""The forms of a ``TimeControl`` value, each with an example of its meaning."""
+
+
+def rules_doc(title: str, default: bool) -> str:
+    """A rule set offered as a ``Rules`` value: its title, and whether it is the default."""
+    return f"{title} (the default)" if default else title
+
+
+def size_doc(size: int, default: bool) -> str:
+    """A ``Size`` value offered: ``7 points per side (the default)``."""
+    return f"{size} points per side" + (" (the default)" if default else "")
+
+
+def button_doc(value: bool) -> str:
+    """A ``Button`` value offered."""
+    return "The button is in play (the default)." if value else "No button: play ends at two passes in succession."
+
+
+def player_value_doc(tag: str, player: str | None) -> str:
+    """A value of ``ToMove``, ``KomiBy``, ``ButtonTaken`` or ``FirstPass``
+    offered (``player`` ``None``: ``no``)."""
+    if tag == "ToMove":
+        if player == "Black":
+            return "Black plays the first turn (the default)."
+        return "White plays the first turn, numbered 1...."
+    if tag == "KomiBy":
+        return f"The player who named the komi played {player}."
+    if tag == "ButtonTaken":
+        return "Nobody has taken the button (the default)." if player is None else f"{player} holds the button."
+    return "Nobody passed before the position (the default)." if player is None else f"{player} passed first."
+
+
+def result_doc(result: ResultKind, winner: Color | None) -> str:
+    """A result offered, as a token or a ``Result`` value: what it claims."""
+    who = "" if winner is None else winner.name.capitalize()
+    loser = "" if winner is None else winner.other.name.capitalize()
+    return {
+        ResultKind.WINNER: f"{who} wins (no margin given).",
+        ResultKind.RESIGN: f"{who} wins: {loser} resigned.",
+        ResultKind.TIME: f"{who} wins on time: {loser} ran out of time.",
+        ResultKind.FORFEIT: f"{who} wins by forfeit.",
+        ResultKind.DRAW: "A draw: equal scores.",
+        ResultKind.UNKNOWN: "Unknown or unfinished.",
+        ResultKind.SCORE: f"{who} wins by the margin given.",
+    }[result]
+
+
+COMPUTED_RESULT = "The result the moves give: the game ended by two passes."
+
+
+def legal_turn_doc(player: Color, move: str) -> str:
+    """A legal turn offered: ``a legal turn for Black``; ``pass`` and ``button`` said in words."""
+    name = player.name.capitalize()
+    if move == "pass":
+        return f"{name} passes (two passes in succession end play)."
+    if move == "button":
+        return f"{name} takes the button."
+    return f"A legal turn for {name}."
+
+
+def move_number_doc(player: Color) -> str:
+    """The next move number offered: ``the number before Black's turn``."""
+    return f"The number before {player.name.capitalize()}'s turn."
