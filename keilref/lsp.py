@@ -46,6 +46,7 @@ from keilref.engine.rules import ButtonRule
 from keilref.errors import IllegalMoveError, KeilrefError, RecordError
 from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
+from keilref.lsp_pull import Pulled, Report, pulls
 from keilref.lsp_tokens import LEGEND, Highlights
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
@@ -660,13 +661,19 @@ def publish(ls: KeilServer, uri: str, *, first: bool = True) -> bool:
     # Said to the client's log, so a user (and the tests) can see the cache at
     # work; before the diagnostics, so it has arrived when they have.
     ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=found.said))
-    if first or not found.left:
+    if (first or not found.left) and _pushes(ls):
         ls.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=found.diagnostics, version=document.version)
         )
     if not found.left:
         _refresh_marks(ls, uri)
     return not found.left
+
+
+def _pushes(ls: KeilServer) -> bool:
+    """Whether the client is sent the diagnostics unasked: one that pulls
+    them (:mod:`keilref.lsp_pull`) would show each twice."""
+    return not pulls(ls.client_capabilities)
 
 
 async def _check_rest(ls: KeilServer, uri: str, delay: float = 0.0, *, first: bool = True) -> None:
@@ -710,7 +717,37 @@ def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
         state.task.cancel()
     ls.forget(uri)
     _highlights.forget(uri)
-    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    _pulled.forget(uri)
+    if _pushes(ls):
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+# ---------------------------------------------------------------------------
+# Pull diagnostics: those pushed to an editor that cannot pull, for one that asks (keilref.lsp_pull).
+
+
+_pulled = Pulled()
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_DIAGNOSTIC,
+    lsp.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False),
+)
+async def diagnostic(ls: KeilServer, params: lsp.DocumentDiagnosticParams) -> Report:
+    uri = params.text_document.uri
+    return _pulled.report(uri, await _checked_whole(ls, uri), params.previous_result_id)
+
+
+async def _checked_whole(ls: KeilServer, uri: str) -> list[lsp.Diagnostic] | None:
+    """The document's diagnostics once every game is checked, in the rounds
+    the pushed ones come from, what was asked meanwhile answered between
+    them; ``None`` for a document that is not open (or closed meanwhile)."""
+    while (document := _opened(ls, uri)) is not None:
+        found = ls.check(document, ROUND)
+        if not found.left:
+            return found.diagnostics
+        await asyncio.sleep(0)
+    return None
 
 
 # ---------------------------------------------------------------------------
