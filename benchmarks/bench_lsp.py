@@ -86,10 +86,10 @@ async def measure(games: int, edits: int) -> None:
         await client.finish()
 
 
-def replacing_lines(first: int, end: int) -> lsp.TextDocumentContentChangeEvent_Type1:
+def replacing_lines(first: int, end: int) -> lsp.TextDocumentContentChangePartial:
     """An incremental change deleting the lines from ``first`` up to ``end`` (0-based)."""
     span = lsp.Range(start=lsp.Position(line=first, character=0), end=lsp.Position(line=end, character=0))
-    return lsp.TextDocumentContentChangeEvent_Type1(range=span, text="")
+    return lsp.TextDocumentContentChangePartial(range=span, text="")
 
 
 def report(what: str, latencies: list[float]) -> None:

@@ -29,13 +29,14 @@ import io
 import time
 import re
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import BinaryIO
+from typing import Any, BinaryIO
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
-from pygls.server import LanguageServer
 from pygls.workspace import TextDocument, Workspace
 
 from keilref import wording
@@ -47,6 +48,7 @@ from keilref.formats import CheckOptions
 from keilref.formats.findings import Finding, Weight, findings
 from keilref.lsp_outline import Outlines
 from keilref.lsp_completion import TRIGGERS, completions, game_cut, to_lsp
+from keilref.lsp_pull import Pulled, Report, pulls
 from keilref.lsp_tokens import LEGEND, Highlights
 from keilref.project import ProjectError, Projects
 from keilref.records.cutting import Cut, cut, recut
@@ -218,7 +220,7 @@ class _Document(TextDocument):
         found: list[str] = _LSP_LINE.findall(self.source)
         return found
 
-    def _apply_incremental_change(self, change: lsp.TextDocumentContentChangeEvent_Type1) -> None:
+    def _apply_incremental_change(self, change: lsp.TextDocumentContentChangePartial) -> None:
         # pygls makes a string of every line of the document for each change;
         # offsets into the text cost a large archive far less.
         text = self.source
@@ -243,15 +245,13 @@ class _Workspace(Workspace):
 
 class _Protocol(LanguageServerProtocol):
     @lsp_method(lsp.INITIALIZE)
-    def lsp_initialize(self, params: lsp.InitializeParams) -> lsp.InitializeResult:
-        result = super().lsp_initialize(params)
+    def lsp_initialize(self, params: lsp.InitializeParams) -> Generator[Any, Any, lsp.InitializeResult]:
+        result: lsp.InitializeResult = yield from super().lsp_initialize(params)
         # pygls makes its workspace here, with no way to choose its documents' class.
-        self._workspace.__class__ = _Workspace
+        self.workspace.__class__ = _Workspace
         return result
 
-    def _send_response(
-        self, msg_id: int | str | None, result: object = None, error: lsp.ResponseError | None = None
-    ) -> None:
+    def _send_response(self, msg_id: int | str, result: object = None, error: lsp.ResponseError | None = None) -> None:
         # pygls answers a handler's exception with its traceback: the server's
         # log has it (pygls logs it whole); the client gets the one line.
         if error is not None and isinstance(error.data, dict) and "traceback" in error.data:
@@ -288,7 +288,8 @@ class KeilServer(LanguageServer):
             state.encoded = text, text.encode("utf-8", "surrogatepass")
             rules, error = _project_rules(document.uri, name)
             if error is not None and error != state.settings_error:
-                self.show_message_log(f"keilref: {error}; checking without the project's settings", lsp.MessageType.Warning)
+                said = f"keilref: {error}; checking without the project's settings"
+                self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning, message=said))
             state.settings_error = error
             if rules != state.rules:
                 state.rules, state.cache = rules, {}  # what was checked under other rules counts for nothing
@@ -392,7 +393,7 @@ class KeilServer(LanguageServer):
         """The one diagnostic that says why the server stops checking, at
         ``line`` (told to the user once, too)."""
         if not state.capped:
-            self.show_message(why, lsp.MessageType.Warning)
+            self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=why))
             state.capped = True
         at = lsp.Position(line=0, character=0) if lines is None else lines.at_place(line, 1)
         return lsp.Diagnostic(
@@ -646,8 +647,9 @@ def _repeated(
 
 def _opened(ls: KeilServer, uri: str) -> TextDocument | None:
     """The open document ``uri``; ``None`` for one the client never opened
-    (pygls would read it from disk, or fail to)."""
-    document: TextDocument | None = ls.workspace.text_documents.get(uri)
+    (pygls would read it from disk, or fail to). pygls keeps a document
+    under its URI unquoted (``%20`` a space), so it is asked for so."""
+    document: TextDocument | None = ls.workspace.text_documents.get(unquote(uri))
     return document
 
 
@@ -660,18 +662,26 @@ def publish(ls: KeilServer, uri: str, *, first: bool = True) -> bool:
     found = ls.check(document, ROUND)
     # Said to the client's log, so a user (and the tests) can see the cache at
     # work; before the diagnostics, so it has arrived when they have.
-    ls.show_message_log(found.said, lsp.MessageType.Log)
-    if first or not found.left:
-        ls.publish_diagnostics(uri, found.diagnostics, version=document.version)
+    ls.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=found.said))
+    if (first or not found.left) and _pushes(ls):
+        ls.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=found.diagnostics, version=document.version)
+        )
     if not found.left:
         _refresh_marks(ls, uri)
     return not found.left
 
 
+def _pushes(ls: KeilServer) -> bool:
+    """Whether the client is sent the diagnostics unasked: one that pulls
+    them (:mod:`keilref.lsp_pull`) would show each twice."""
+    return not pulls(ls.client_capabilities)
+
+
 async def _check_rest(ls: KeilServer, uri: str, delay: float = 0.0, *, first: bool = True) -> None:
     """Check the document in rounds, answering what was asked between them."""
     await asyncio.sleep(delay)
-    while uri in ls.workspace.text_documents and not publish(ls, uri, first=first):
+    while _opened(ls, uri) is not None and not publish(ls, uri, first=first):
         first = False
         await asyncio.sleep(0)
 
@@ -696,7 +706,7 @@ async def did_change(ls: KeilServer, params: lsp.DidChangeTextDocumentParams) ->
     state = ls.state(uri)
     if state.task is not None:
         state.task.cancel()
-    starts = [c.range.start.line for c in params.content_changes if isinstance(c, lsp.TextDocumentContentChangeEvent_Type1)]
+    starts = [c.range.start.line for c in params.content_changes if isinstance(c, lsp.TextDocumentContentChangePartial)]
     state.edited = min(starts) + 1 if starts and len(starts) == len(params.content_changes) else None
     state.task = asyncio.ensure_future(_check_rest(ls, uri, DEBOUNCE))
 
@@ -710,7 +720,37 @@ def did_close(ls: KeilServer, params: lsp.DidCloseTextDocumentParams) -> None:
     ls.forget(uri)
     _highlights.forget(uri)
     _outlines.forget(uri)
-    ls.publish_diagnostics(uri, [])
+    _pulled.forget(uri)
+    if _pushes(ls):
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+# ---------------------------------------------------------------------------
+# Pull diagnostics: those pushed to an editor that cannot pull, for one that asks (keilref.lsp_pull).
+
+
+_pulled = Pulled()
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_DIAGNOSTIC,
+    lsp.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False),
+)
+async def diagnostic(ls: KeilServer, params: lsp.DocumentDiagnosticParams) -> Report:
+    uri = params.text_document.uri
+    return _pulled.report(uri, await _checked_whole(ls, uri), params.previous_result_id)
+
+
+async def _checked_whole(ls: KeilServer, uri: str) -> list[lsp.Diagnostic] | None:
+    """The document's diagnostics once every game is checked, in the rounds
+    the pushed ones come from, what was asked meanwhile answered between
+    them; ``None`` for a document that is not open (or closed meanwhile)."""
+    while (document := _opened(ls, uri)) is not None:
+        found = ls.check(document, ROUND)
+        if not found.left:
+            return found.diagnostics
+        await asyncio.sleep(0)
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -1072,7 +1112,7 @@ def _refresh_marks(ls: KeilServer, uri: str) -> None:
     if document is None or tokens is None or not tokens.refresh_support:
         return
     if _highlights.stale(uri, _illegal_offsets(ls, document)):
-        ls.semantic_tokens_refresh()
+        ls.workspace_semantic_tokens_refresh(None)
 
 
 # ---------------------------------------------------------------------------

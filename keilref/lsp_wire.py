@@ -1,20 +1,19 @@
 """The language server's reading of its standard input: bounded and never deaf.
 
-pygls 1.3 (and 2.x alike) reads a message's body in one ``read`` of whatever
-length its header claims, so ``Content-Length: 99999999999999`` ends the
-server with a ``MemoryError``; and a body that is not a JSON-RPC object, or a
-request whose parameters do not fit their type, goes unanswered (and, for some
-bodies, leaves the reader answering nothing again). Here each frame is read
+pygls reads a message's body in one ``read`` of whatever length its header
+claims, so ``Content-Length: 99999999999999`` ends the server with a
+``MemoryError``; and a body that is not a JSON-RPC object, or a request whose
+parameters do not fit their type, goes unanswered (and, for some bodies,
+leaves the reader answering nothing again). Here each frame is read
 with bounds on its header lines and its body, each body is checked before
 pygls structures it, and whatever is wrong is answered with a JSON-RPC error
 (or, for a notification, which has no one to answer, dropped and logged):
 the next message is read as if nothing had happened.
 
-It hands a checked message to pygls 1.x's own structuring and dispatch
-(``_deserialize_message``, ``_procedure_handler``, ``_send_data``): internals,
-which is one reason pyproject.toml keeps pygls below 2. pygls 2 reads its
-input as 1.x does, one ``readexactly`` of the length a header claims, and
-splits a document's lines as ``str.splitlines`` does.
+It hands a checked message to pygls 2's own structuring and dispatch
+(``structure_message``, ``handle_message``; ``_send_data`` and
+``_request_futures``, internals, are why pyproject.toml keeps pygls below
+3), as its own reader (``pygls.io_.run_async``) does.
 
 A frame whose length cannot be trusted (too large, missing, or a header line
 that is not a header) is skipped up to the next ``Content-Length:`` line.
@@ -24,6 +23,7 @@ a string is escaped), so no line of a body can end in that header.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -178,14 +178,14 @@ def handle(protocol: Any, frame: Frame) -> None:
         logger.warning("dropped a response to no request of ours: %r", msg_id)
         return
     try:
-        message = protocol._deserialize_message(raw)
+        message = protocol.structure_message(raw)
     except Exception as e:  # pygls says why in its log; the client is told in a line
         logger.warning("dropped a message whose parameters do not fit %s: %s", method, e)
         if is_request:
             _error(protocol, msg_id, INVALID_PARAMS, f"the parameters of {method} do not fit its type")
         return
     try:
-        protocol._procedure_handler(message)
+        protocol.handle_message(message)
     except Exception:
         logger.exception("a message could not be handled")
         if is_request:
@@ -209,12 +209,12 @@ class _Stdio:
 
 async def _read(server: Any, stream: BinaryIO, stop: threading.Event) -> None:
     frames = Frames(stream)
-    loop = server.loop
+    loop = asyncio.get_running_loop()
     while not stop.is_set() and not stream.closed:
-        frame = await loop.run_in_executor(server.thread_pool_executor, frames.next)
+        frame = await loop.run_in_executor(server.thread_pool, frames.next)
         if frame is None:
             break
-        handle(server.lsp, frame)
+        handle(server.protocol, frame)
 
 
 def serve_io(server: Any) -> None:
@@ -223,9 +223,9 @@ def serve_io(server: Any) -> None:
     stop = threading.Event()
     server._stop_event = stop
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    server.lsp.connection_made(_Stdio(stdin, stdout))
+    server.protocol.set_writer(_Stdio(stdin, stdout))
     try:
-        server.loop.run_until_complete(_read(server, stdin, stop))
+        asyncio.run(_read(server, stdin, stop))
     except BrokenPipeError:
         logger.error("the client's end of the pipe closed")
     except (KeyboardInterrupt, SystemExit):

@@ -12,23 +12,24 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.lsp.client import BaseLanguageClient
+from pygls.lsp.client import LanguageClient
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class Client(BaseLanguageClient):  # type: ignore[misc]
+class Client(LanguageClient):
     """Keeps what the server sends unasked: diagnostics and log lines."""
 
-    def __init__(self) -> None:
+    def __init__(self, capabilities: lsp.ClientCapabilities | None = None) -> None:
         super().__init__("keilref-tests", "1")
+        self.capabilities = lsp.ClientCapabilities() if capabilities is None else capabilities
         self.diagnostics: dict[str, list[lsp.Diagnostic]] = {}
         self.arrived: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
         self.logs: list[str] = []
 
         @self.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def _published(params: lsp.PublishDiagnosticsParams) -> None:
-            self.diagnostics[params.uri] = params.diagnostics
+            self.diagnostics[params.uri] = list(params.diagnostics)
             self.arrived[params.uri].set()
 
         @self.feature(lsp.WINDOW_LOG_MESSAGE)
@@ -44,7 +45,7 @@ class Client(BaseLanguageClient):  # type: ignore[misc]
         else:
             await self.start_io(*command)
         await self.initialize_async(
-            lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=ROOT.as_uri())
+            lsp.InitializeParams(capabilities=self.capabilities, root_uri=ROOT.as_uri())
         )
         self.initialized(lsp.InitializedParams())
 
@@ -74,9 +75,17 @@ class Client(BaseLanguageClient):  # type: ignore[misc]
         return self.diagnostics[uri]
 
 
-def replacing(line: int, character: int, end_character: int, text: str) -> lsp.TextDocumentContentChangeEvent_Type1:
+def initialize_in_process(server: Any, params: lsp.InitializeParams) -> None:
+    """Do to ``server`` (a ``KeilServer`` spoken to in process) what a
+    client's ``initialize`` does: pygls runs its handler as a generator,
+    which yields only to a handler of the server's own (it has none)."""
+    for _ in server.protocol.lsp_initialize(params):
+        raise AssertionError("the server handles initialize itself")
+
+
+def replacing(line: int, character: int, end_character: int, text: str) -> lsp.TextDocumentContentChangePartial:
     """An incremental change of one line's span."""
-    return lsp.TextDocumentContentChangeEvent_Type1(
+    return lsp.TextDocumentContentChangePartial(
         range=lsp.Range(start=lsp.Position(line=line, character=character), end=lsp.Position(line=line, character=end_character)),
         text=text,
     )

@@ -334,8 +334,10 @@ def test_the_language_server_refuses_a_huge_side_quickly(tmp_path: Path) -> None
     abstract_games._cell_points.cache_clear()
     from lsprotocol import types as lsp
 
+    from lsp_support import initialize_in_process
+
     server = KeilServer()
-    server.lsp.lsp_initialize(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+    initialize_in_process(server, lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
     found = _quick(lambda: server.check(TextDocument((tmp_path / "big.moves.json").as_uri(), BIG)))
     diagnostics, games = found.diagnostics, found.games
     (d,) = diagnostics

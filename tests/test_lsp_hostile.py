@@ -146,7 +146,7 @@ def test_a_handlers_exception_is_answered_without_its_traceback() -> None:
 
     from keilref.lsp import KeilServer
 
-    class Transport:
+    class Writer:
         def __init__(self) -> None:
             self.sent: list[bytes] = []
 
@@ -154,13 +154,13 @@ def test_a_handlers_exception_is_answered_without_its_traceback() -> None:
             self.sent.append(data)
 
     server = KeilServer()
-    transport = Transport()
-    server.lsp.connection_made(transport)
+    transport = Writer()
+    server.protocol.set_writer(transport)
     try:
         raise KeyError("oops")
     except KeyError:
         error = JsonRpcInternalError.of(_sys.exc_info()).to_response_error()
-    server.lsp._send_response(7, None, error)
+    server.protocol._send_response(7, None, error)
     (sent,) = transport.sent
     body = json.loads(sent.split(b"\r\n\r\n", 1)[1])
     assert body == {"jsonrpc": "2.0", "id": 7, "error": {"code": -32603, "message": "KeyError: 'oops'"}}

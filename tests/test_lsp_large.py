@@ -14,6 +14,7 @@ from pygls.workspace import TextDocument  # noqa: E402
 from keilref import lsp as keil_lsp  # noqa: E402
 from keilref.records.record import Record  # noqa: E402
 from lsp_raw import ROOT  # noqa: E402
+from lsp_support import initialize_in_process  # noqa: E402
 
 URI = (ROOT / "large.keil").as_uri()
 GOOD = '[Size "5"]\n[Rules "keil"]\n[Komi "0"]\n[Button "yes"]\n\n1. c3 d3 *\n\n'
@@ -41,7 +42,7 @@ def server() -> keil_lsp.KeilServer:
 def initialized() -> keil_lsp.KeilServer:
     """A server as the client's ``initialize`` leaves it, spoken to in process."""
     s = keil_lsp.KeilServer()
-    s.lsp.lsp_initialize(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=ROOT.as_uri()))
+    initialize_in_process(s, lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=ROOT.as_uri()))
     return s
 
 

@@ -225,7 +225,7 @@ def test_a_superko_repeat_of_the_set_up_position_points_to_the_setup_tag() -> No
         assert related.location.uri == URI
         assert span(related.location.range) == (5, 0, 5, len(f'[Setup "{KO_SETUP}"]'))
 
-        diagnostics = await client.change(URI, 2, [lsp.TextDocumentContentChangeEvent_Type2(text=variation)])
+        diagnostics = await client.change(URI, 2, [lsp.TextDocumentContentChangeWholeDocument(text=variation)])
         (w,) = [d for d in diagnostics if d.code == "warning"]
         assert w.message == (
             "game 1: warning: variation at 9:15: move 2 (Black) e2, turn 2: superko (repeats the setup position)"
@@ -384,7 +384,7 @@ def test_hover_names_the_button_holder_yugo_kings_and_pawns_and_dehils_first_pas
         assert await hovered(client, 5, 1, dehil_uri) == dehil_setup  # FirstPass
         # No FirstPass tag: nobody has passed yet.
         without = dehil.replace('[FirstPass "Black"]\n', "")
-        await client.change(dehil_uri, 2, [lsp.TextDocumentContentChangeEvent_Type2(text=without)])
+        await client.change(dehil_uri, 2, [lsp.TextDocumentContentChangeWholeDocument(text=without)])
         assert await hovered(client, 4, 1, dehil_uri) == dehil_setup.replace(
             "first pass: Black", "first pass: nobody yet"
         ).replace("Black -1.5", "Black -2")
@@ -452,7 +452,7 @@ async def offered(client: Client, text: str, version: int = 1) -> dict[str, str]
     if version == 1:
         await client.open(URI, text)
     else:
-        await client.change(URI, version, [lsp.TextDocumentContentChangeEvent_Type2(text=text)])
+        await client.change(URI, version, [lsp.TextDocumentContentChangeWholeDocument(text=text)])
     found = await client.text_document_code_action_async(
         lsp.CodeActionParams(text_document=doc(), range=everywhere(text), context=lsp.CodeActionContext(diagnostics=[]))
     )

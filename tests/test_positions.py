@@ -170,5 +170,5 @@ def test_an_editors_change_is_made_where_lsp_places_it() -> None:
         new = rng.choice(["", "X", "\n", "Y\u2028Z", "\r"])
         document = _Document("file:///change.keil", source=text)
         start, end = (lsp.Position(line=p[0], character=p[1]) for p in (lsp_position(text, a), lsp_position(text, b)))
-        document.apply_change(lsp.TextDocumentContentChangeEvent_Type1(range=lsp.Range(start=start, end=end), text=new))
+        document.apply_change(lsp.TextDocumentContentChangePartial(range=lsp.Range(start=start, end=end), text=new))
         assert document.source == text[:a] + new + text[b:], (text, a, b, new)

@@ -171,8 +171,10 @@ def _lsp_check(uri: str, text: str) -> tuple[list[Any], int, int]:
 
     from keilref.lsp import KeilServer
 
+    from lsp_support import initialize_in_process
+
     server = KeilServer()
-    server.lsp.lsp_initialize(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+    initialize_in_process(server, lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
     found = server.check(TextDocument(uri, text))
     return found.diagnostics, found.games, found.checked
 
