@@ -669,6 +669,7 @@ def publish(ls: KeilServer, uri: str, *, first: bool = True) -> bool:
         )
     if not found.left:
         _refresh_marks(ls, uri)
+        _refresh_lenses(ls, uri)
     return not found.left
 
 
@@ -1163,6 +1164,19 @@ async def folding_range(ls: KeilServer, params: lsp.FoldingRangeParams) -> list[
     folding = None if text is None else text.folding_range
     limit = None if folding is None else folding.range_limit
     return _outlines.folding(document.uri, state.games, _DocumentLines.of(ls, document), limit)
+
+
+def _refresh_lenses(ls: KeilServer, uri: str) -> None:
+    """Ask the editor for the lenses again when a verdict it shows changed:
+    an editor that asks only when it opens a document, or when told, keeps
+    each game's verdict up as the game is edited."""
+    workspace = ls.client_capabilities.workspace
+    lenses = None if workspace is None else workspace.code_lens
+    state = ls.documents.get(uri)
+    if lenses is None or not lenses.refresh_support or state is None:
+        return
+    if _outlines.lenses_stale(uri, state.games):
+        ls.workspace_code_lens_refresh(None)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS, lsp.CodeLensOptions(resolve_provider=False))

@@ -202,9 +202,12 @@ class Outlines:
 
     def __init__(self) -> None:
         self._shapes: dict[str, dict[tuple[bytes, int], Shape]] = {}
+        self._titles: dict[str, list[str]] = {}
+        """The lenses' titles each document was last answered with."""
 
     def forget(self, uri: str) -> None:
         self._shapes.pop(uri, None)
+        self._titles.pop(uri, None)
 
     def symbols(
         self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places, *, hierarchical: bool
@@ -266,12 +269,24 @@ class Outlines:
 
     def _lenses(self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places) -> list[lsp.CodeLens]:
         out = []
+        titles = self._titles[uri] = []
         for p in self._place(uri, games, places):
             # Where the line starts is all a lens needs of its range (an archive's answer is long).
             at = places.position(p.start + (p.shape.head or p.shape.content)[0])
             title = one_line(wording.verdict_lens(p.verdict))
+            titles.append(title)
             out.append(lsp.CodeLens(range=lsp.Range(start=at, end=at), command=lsp.Command(title=title, command="")))
         return out
+
+    def lenses_stale(self, uri: str, games: Sequence[tuple[CheckedGame, int]]) -> bool:
+        """Whether the editor was answered lenses for the document whose
+        titles are no longer its games' verdicts (as after an edit that makes
+        a game fail). Places are not compared: the editor moves its lenses
+        with the lines it edits."""
+        titles = self._titles.get(uri)
+        if titles is None:
+            return False
+        return titles != [one_line(wording.verdict_lens(game.verdict)) for game, _ in games]
 
     def _place(self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places) -> list[_Placed]:
         """The games with their shapes; the shapes of the games no longer in the document are let go."""

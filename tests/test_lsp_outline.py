@@ -364,3 +364,32 @@ def test_a_match_of_abstract_games_is_one_game_whose_braces_are_no_comments() ->
         assert [(f.start_line, f.end_line, f.kind) for f in folds] == [(0, 41, None)]
 
     run(body, TREE)
+
+
+LENS_REFRESH = lsp.ClientCapabilities(
+    workspace=lsp.WorkspaceClientCapabilities(code_lens=lsp.CodeLensWorkspaceClientCapabilities(refresh_support=True))
+)
+
+
+def test_an_editor_that_takes_a_refresh_is_asked_for_the_lenses_again_when_a_verdict_changes() -> None:
+    """An editor that asks for lenses only when told is told once the check
+    of an edit ends with another verdict; an edit that changes none (a
+    comment) tells it nothing."""
+    refreshed: asyncio.Queue[None] = asyncio.Queue()
+
+    async def body(client: Client) -> None:
+        @client.feature(lsp.WORKSPACE_CODE_LENS_REFRESH)
+        def _refresh(params: Any) -> None:
+            refreshed.put_nowait(None)
+
+        await client.open(URI, MIXED)
+        asked = lsp.CodeLensParams(text_document=DOCUMENT)
+        assert lens_rows(await client.text_document_code_lens_async(asked))[0] == (1, 0, "ok B+4.5")
+        await client.change(URI, 2, [replacing(0, 2, 6, "Six")])
+        await asyncio.sleep(1.0)
+        assert refreshed.empty()
+        await client.change(URI, 3, [replacing(10, 12, 14, "d4")])
+        await asyncio.wait_for(refreshed.get(), 10)
+        assert lens_rows(await client.text_document_code_lens_async(asked))[0] == (1, 0, "illegal at move 2")
+
+    run(body, LENS_REFRESH)
