@@ -36,6 +36,13 @@ class Color(enum.IntEnum):
         return "B" if self is Color.BLACK else "W"
 
 
+WORDS = re.compile(r"[^ \t\n\r]+")
+"""The words of a list inside a tag's value (``Setup``, ``Removed``), split
+at white space exactly as the record format defines it: a no-break space, a
+paragraph separator or a control character is part of a word, which then
+reads as no point, and is reported where it stands."""
+
+
 def turn_player(turn: int, white_first: bool = False) -> Color:
     """Who plays ``turn`` (counted from 1): Black the odd turns, unless the
     game starts from a position with White to move (``white_first``), where

@@ -64,6 +64,8 @@ __all__ = [
     "setup_off_board",
     "setup_word",
     "setup_order",
+    "setup_missing",
+    "setup_pawn",
     "position_value",
     "clocks",
     "comment_line",
@@ -282,18 +284,32 @@ def position_value(name: str, value: str, words: tuple[str, ...]) -> str:
     return f'{name} "{_cut(value)}" is not {allowed}'
 
 
-def setup_order(value: str, label: str | None) -> str:
-    """A ``Setup`` whose ``B:`` and ``W:`` are missing, repeated or out of order."""
-    if label is None:
-        return f'Setup "{_cut(value)}" has no "W:": write Black\'s points after "B:", then White\'s after "W:" (B: d4 W: e4)'
-    return f'Setup "{_cut(value)}": "{label}" is out of place: write "B:" and Black\'s points, then "W:" and White\'s, once each'
+def setup_order(value: str, label: str) -> str:
+    """A ``Setup`` whose ``B:`` or ``W:`` (``label``) is repeated or out of order."""
+    return (
+        f'Setup "{_cut(value)}": "{label}" is out of place: write "B:" and Black\'s points, '
+        f'then "W:" and White\'s, once each (B: d4 W: e4)'
+    )
 
 
-def setup_word(value: str, word: str, before_label: bool) -> str:
-    """A word of a ``Setup`` that is not a point (or stands before ``B:``)."""
+def setup_missing(value: str, label: str) -> str:
+    """A ``Setup`` without its ``B:`` (an empty value) or its ``W:``."""
+    if label == "B:":
+        return f'Setup "{_cut(value)}" is empty: write "B:" and Black\'s points, then "W:" and White\'s (B: d4 W: e4)'
+    return f'Setup "{_cut(value)}" has no "W:": write "W:" after Black\'s points, then White\'s, if any (B: d4 W: e4)'
+
+
+def setup_word(value: str, word: str, before_label: bool, unseen: str | None = None) -> str:
+    """A word of a ``Setup`` that is not a point (or stands before ``B:``);
+    ``unseen`` names a character in it that cannot be seen."""
+    shown = f"'{_cut(word)}'"
+    if unseen is not None:
+        return f'Setup "{_cut(value)}": {shown} is not a point: {unseen} separates nothing'
+    if word[:2] in ("B:", "W:"):
+        return f'Setup "{_cut(value)}": {shown}: put a space after "{word[:2]}" ({word[:2]} {_cut(word[2:])})'
     if before_label:
-        return f'Setup "{_cut(value)}": {_cut(word)!r} stands before "B:": the value starts with "B:" (B: d4 W: e4)'
-    return f'Setup "{_cut(value)}": {_cut(word)!r} is not a point (such as d4, or K@d4 for a Yugo king)'
+        return f'Setup "{_cut(value)}": {shown} stands before "B:": the value starts with "B:" (B: d4 W: e4)'
+    return f'Setup "{_cut(value)}": {shown} is not a point (such as d4, or K@d4 for a Yugo king)'
 
 
 def setup_off_board(point: str, size: int) -> str:
@@ -302,13 +318,18 @@ def setup_off_board(point: str, size: int) -> str:
 
 
 def setup_twice(point: str) -> str:
-    """A point given twice in one ``Setup``."""
+    """A point given twice in one ``Setup`` (``point`` is where it is given again)."""
     return f"Setup: {point} is given twice"
 
 
 def setup_king(point: str, rules: str) -> str:
     """A king set up under rules without kings."""
     return f"Setup: K@{point} is a king, and rules {rules!r} have none"
+
+
+def setup_pawn(point: str, rules: str) -> str:
+    """A piece named a pawn under rules without pieces."""
+    return f"Setup: P@{point} names a pawn, and rules {rules!r} have only stones: write {point}"
 
 
 def setup_unreachable(why: str) -> str:
@@ -323,12 +344,19 @@ def setup_no_liberty(points: str) -> str:
 
 def setup_surrounded_pawns(points: str) -> str:
     """A surrounded Yugo group that holds a pawn."""
-    return f"the group {points} is surrounded and holds a pawn"
+    return f"the group {points} is surrounded and holds a pawn (only a group of kings may stand surrounded)"
 
 
-def setup_triangle(points: str) -> str:
-    """A Dehil triangle no placement could have made."""
-    return f"the triangle {points} breaks the triangle restriction"
+def setup_triangle(points: str, edge_stones: int, unsupported: str | None) -> str:
+    """A Dehil triangle no placement could have made: with more than one
+    stone on the edge, or with a stone off the edge (``unsupported``) beside
+    no friendly stone outside it and no hourglass centre."""
+    if unsupported is None:
+        return f"the triangle {points} has {edge_stones} stones on the edge (a triangle may have one at most)"
+    return (
+        f"the triangle {points}: {unsupported} is beside no friendly stone outside the triangle "
+        f"and no hourglass centre, so no placement could make it"
+    )
 
 
 def position_tag_not_allowed(name: str, rules: str, why: str) -> str:
@@ -340,9 +368,12 @@ NO_FIRST_PASS = "only dehil counts who passed first"
 NO_BUTTON = "they have no button"
 
 
-def button_not_in_play(rules: str) -> str:
+def button_not_in_play(value: str, rules: str) -> str:
     """A ``ButtonTaken`` holder in a game whose button is not in play."""
-    return f'the button is not in play in this game (rules {rules!r}, Button "no"): nobody can hold it'
+    return (
+        f'ButtonTaken "{_cut(value)}": the button is not in play in this game '
+        f'(rules {rules!r}, Button "no"), so nobody holds it'
+    )
 
 
 def button_state(in_play: bool, holder: Color | None) -> str:

@@ -92,6 +92,8 @@ VERSION_2 = {
     "records/games/size5-keil-blitz-white-loses-on-time.keil",
     "records/games/size5-keil-teaching-nested-variations.keil",
     "records/games/size6-keil-glyphs-on-turns.keil",
+    # A position with White to move, numbered from 1...
+    "records/games/size5-keil2019-finished-position.keil",
 }
 
 
@@ -103,7 +105,8 @@ def test_checking_well_formed_games_loads_neither_the_grammar_nor_the_document_f
         "from keilref.cli import app\n"
         "from keilref.referee.batches import check_file\n"
         "from keilref.referee.verdict import Status\n"
-        # Games of version 2 (variations, glyphs, clocks) are the grammar's to read.
+        # Games of version 2 (variations, glyphs, clocks), and White-first
+        # positions, are the grammar's to read.
         f"files = sorted(set(glob.glob('records/games/*.keil')) - set({sorted(VERSION_2)!r}))\n"
         "assert files and all(v.status is not Status.ERROR for f in files for v in check_file(f))\n"
         "print(sorted(m for m in ('lark', 'keilref.records.grammar', 'xml.sax.saxutils') if m in sys.modules))\n"

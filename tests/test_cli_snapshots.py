@@ -81,8 +81,8 @@ def test_check_games_text(snapshot_txt: SnapshotAssertion) -> None:
     assert all(": ok: " in ln or ": unfinished: " in ln for ln in everything[:-1])
     assert any("/yugo/" in ln for ln in everything) and any("/dehil/" in ln for ln in everything)
     lines = keil_only(everything[:-1])
-    assert len(lines) == 15
-    assert sum(": ok: " in ln for ln in lines) == 14
+    assert len(lines) == 17
+    assert sum(": ok: " in ln for ln in lines) == 16
     assert sum(": unfinished: " in ln for ln in lines) == 1
     assert f"{UNFINISHED}:1:1: game 1: unfinished" in out
     assert f"{SENSITIVE}:1:1: game 1: ok: computed B+1.5, declared B+1.5" in out
@@ -136,7 +136,7 @@ def test_check_games_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     result = run("check", "--format", "jsonl", GAMES)
     assert result.exit_code == 0
     verdicts = [json.loads(ln) for ln in keil_only(lines_of(result.stdout))]
-    assert len(verdicts) == 15
+    assert len(verdicts) == 17
     by_name = {(Path(v["file"]).name, v["game"]): v for v in verdicts}
     annotated = by_name[("size7-keil-invasion-annotated.keil", 1)]
     assert annotated["status"] == "ok"
@@ -153,8 +153,11 @@ def test_check_games_jsonl(snapshot_txt: SnapshotAssertion) -> None:
     winner_only = by_name[("size4-keil-winner-only-imported.keil", 1)]
     assert (winner_only["status"], winner_only["computed"], winner_only["declared"]) == ("ok", "B+4.5", "B+")
     assert (winner_only["black"], winner_only["white"]) == ("chen", "dana")
-    assert [v["rule_sensitive"] for v in verdicts].count(True) == 1
+    assert [v["rule_sensitive"] for v in verdicts].count(True) == 2
     assert by_name[("size6-keil-rule-sensitive.keil", 1)]["rule_sensitive"] is True
+    assert by_name[("size4-keil-finished-position-rule-sensitive.keil", 1)]["rule_sensitive"] is True
+    position = by_name[("size5-keil2019-finished-position.keil", 1)]
+    assert (position["status"], position["turns"], position["computed"]) == ("ok", 2, "W+4")
     assert all(v["illegal"] is None and v["error"] is None for v in verdicts)
     assert result.stdout == snapshot_txt
 

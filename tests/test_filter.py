@@ -135,8 +135,9 @@ def test_filter_writes_the_original_bytes_with_their_comments(tmp_path: Path) ->
     assert out == source.read_bytes()
     target = tmp_path / "out.keil"
     _, notes = _filter(str(RECORDS / "games"), "--rule-sensitive", "-o", str(target))
-    assert target.read_bytes() == source.read_bytes()
-    assert notes == [f"keilref: 1 of {len(_verdicts(str(RECORDS / 'games')))} games written"]
+    position = RECORDS / "games" / "size4-keil-finished-position-rule-sensitive.keil"
+    assert target.read_bytes() == position.read_bytes() + b"\n" + source.read_bytes()
+    assert notes == [f"keilref: 2 of {len(_verdicts(str(RECORDS / 'games')))} games written"]
 
 
 def test_everything_filtered_rechecks_with_the_same_verdicts() -> None:

@@ -29,10 +29,9 @@ from keilref import Color
 from keilref import wording
 from keilref.formats import html
 from keilref.errors import RecordError
-from keilref.engine.game import new_game
 from keilref.records.parser import parse_record
 from keilref.records.record import Record
-from keilref.referee.settings import read_setup
+from keilref.referee.settings import read_setup, start_game
 from keilref.referee.lines import find_line, replay_node
 from keilref.referee.replay import replay
 from lines_support import ANNOTATED, write_annotated
@@ -285,7 +284,7 @@ def test_the_viewer_data_replays_every_game(tmp_path: Path, at_the_root: None) -
         record = read_source_records(str(v["file"]))[int(str(v["game"])) - 1]
         assert isinstance(record, Record)
         setup = read_setup(record)
-        game = new_game(setup.rules, setup.size, setup.komi, None if setup.rules == "dehil" else setup.button)
+        game = start_game(setup)  # the empty board, or the record's set-up position
         position = list(g["start"])
         for turn, (label, changes, *_) in enumerate(g["turns"], 1):  # glyphs and clocks after, when a turn has them
             for p, code in zip(changes[::2], changes[1::2]):

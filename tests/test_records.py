@@ -31,6 +31,7 @@ from keilref.records.sources import Source, expand_paths, read_source  # noqa: E
 from keilref.records.record import Record  # noqa: E402
 from keilref.referee.settings import read_setup  # noqa: E402
 from keilref.referee.verdict import Status, Verdict, adjudicate  # noqa: E402
+from keilref.values import Color  # noqa: E402
 from record_support import Expect, Illegal, assert_verdict, error  # noqa: E402
 
 RECORDS = ROOT / "records"
@@ -106,6 +107,17 @@ EXPECTED: dict[str, list[Expect]] = {
     # Glyphs never change a verdict: 45.5 against 35 + 3.
     "games/size6-keil-glyphs-on-turns.keil": [
         ok("keil", 6, 3, 85, "B+7.5", "B+7.5", (45.5, 38.0), other=(("keil-2019", "B+5.5"),), start=4),
+    ],
+    # Finished positions, scored with two passes. Under keil d7 and e7 are
+    # territories of their own (their wings d6 and e6 are black), under
+    # keil-2019 they join f7 and touch White: 12 + 7 against 12 + 5 + 0.5.
+    "games/size4-keil-finished-position-rule-sensitive.keil": [
+        ok("keil", 4, 0, 2, "B+1.5", "B+1.5", (19.0, 17.5), other=(("keil-2019", "W+0.5"),)),
+    ],
+    # White to move: 28 stones + the button against 29 stones + 3.5; the
+    # four empty points in the corner are neutral (under keil three are White's).
+    "games/size5-keil2019-finished-position.keil": [
+        ok("keil-2019", 5, 3.5, 2, "W+4", "W+4", (28.5, 32.5), other=(("keil", "W+7"),)),
     ],
     "games/size9-keil-unfinished.keil": [
         Expect("unfinished", "keil", 9, 8, 20, "*", None, (12.0, 18.0)),
@@ -198,13 +210,18 @@ EXPECTED: dict[str, list[Expect]] = {
 FAMILY_DIRS = ("yugo", "dehil")
 """Kindred games keep their records in subfolders, with tables of their own."""
 
+PROBLEMS_DIR = "problems"
+"""The problems have their table in test_problem_collection.py."""
+
 
 def _record_files() -> set[str]:
-    """The Keil records: every file outside the kindred games' subfolders."""
+    """The Keil records: every file outside the kindred games' subfolders and the problems."""
     return {
         rel
         for p in RECORDS.rglob("*")
-        if p.is_file() and (rel := p.relative_to(RECORDS).as_posix()).split("/")[1] not in FAMILY_DIRS
+        if p.is_file()
+        and (rel := p.relative_to(RECORDS).as_posix()).split("/")[1] not in FAMILY_DIRS
+        and not rel.startswith(PROBLEMS_DIR + "/")
     }
 
 
@@ -268,8 +285,8 @@ def _winner(result: str) -> str:
     return "-" if result == "Draw" else result[0]
 
 
-def test_exactly_one_game_is_rule_sensitive() -> None:
-    """The rule-sensitive record is the only one whose winner changes with the wording."""
+def test_only_the_rule_sensitive_games_are_rule_sensitive() -> None:
+    """The rule-sensitive records are the only ones whose winner changes with the wording."""
     sensitive = [
         (name, v.game)
         for name in EXPECTED
@@ -277,7 +294,10 @@ def test_exactly_one_game_is_rule_sensitive() -> None:
         for v in _verdicts(name)
         if v.rule_sensitive
     ]
-    assert sensitive == [("games/size6-keil-rule-sensitive.keil", 1)]
+    assert sorted(sensitive) == [
+        ("games/size4-keil-finished-position-rule-sensitive.keil", 1),
+        ("games/size6-keil-rule-sensitive.keil", 1),
+    ]
 
 
 def test_games_directory_passes() -> None:
@@ -360,6 +380,19 @@ def _game_records() -> list[tuple[str, int, Record]]:
     return out
 
 
+def _start(R, size, position):  # type: ignore[no-untyped-def]
+    """The reference's start from a set-up position, its stones placed
+    directly; nothing for the empty board."""
+    if position is None:
+        return {}
+    colour = {Color.BLACK: R.BLACK, Color.WHITE: R.WHITE}
+    board = {p: R.EMPTY for p in R.board_neighbours(size)}
+    board.update({p.point: R.BLACK for p in position.black})
+    board.update({p.point: R.WHITE for p in position.white})
+    holder = None if position.button_taken is None else colour[position.button_taken]
+    return {"board": board, "to_move": colour[position.to_move], "holder": holder, "setup": True}
+
+
 @pytest.mark.parametrize(
     "relative,number,record",
     _game_records(),
@@ -369,7 +402,7 @@ def test_games_agree_with_the_reference(relative: str, number: int, record: Reco
     """Every turn legal in the reference too; finished games count the same."""
     R = _reference()
     setup = read_setup(record)
-    ref = R.RefKeil(setup.size, setup.komi, setup.rules, setup.button)
+    ref = R.RefKeil(setup.size, setup.komi, setup.rules, setup.button, **_start(R, setup.size, setup.position))
     for t, turn in enumerate(record.turns, 1):
         verdict = ref.play(turn.move)
         assert verdict.reason is None, f"{relative}#{number}: turn {t} {turn.move}: {verdict.reason}"

@@ -112,6 +112,8 @@ def test_the_shipped_games_take_the_fast_path() -> None:
                 continue
             text = piece.data.decode("utf-8")
             text = text[1:] if text.startswith("\ufeff") else text
+            if '[ToMove "' in text:
+                continue  # numbered from 1..., the grammar's to read
             record = assert_same_game(text, piece.piece.line - 1, piece.column_offset)
             assert record is not None, f"{path.name}: the scanner declined a good game"
             read += 1

@@ -93,3 +93,15 @@ def test_a_position_that_does_not_read_is_still_a_game_from_a_position(tmp_path:
     data = json.loads(run("stats", "--format", "json", str(_archive(tmp_path, broken, WHOLE_GAME))).stdout)
     assert data["statuses"] == {"ok": 1, "error": 1}
     assert data["from_position"] == 1
+
+
+def test_a_plot_of_positions_alone_says_it_has_no_lengths_to_draw(tmp_path: Path) -> None:
+    """A rule set and size whose finished games all start from a position
+    still get their win rates; the length panel says why it is empty."""
+    plot = tmp_path / "plot.svg"
+    result = run("stats", "--plot", str(plot), str(_archive(tmp_path, FINISHED_POSITION)))
+    assert result.exit_code == EXIT_OK, result.output
+    svg = plot.read_text(encoding="utf-8")
+    assert "keil, size 3: game length (no finished game from an empty board)" in svg
+    assert "games from a position are not counted" in svg
+    assert "komi (finished games)" in svg

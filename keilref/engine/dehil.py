@@ -171,9 +171,10 @@ def placement_allowed(board: bytearray, tables: DehilTables, x: int, color: int)
         board[x] = EMPTY
 
 
-def unmakeable_triangle(board: bytearray, tables: DehilTables) -> tuple[int, int, int] | None:
+def unmakeable_triangle(board: bytearray, tables: DehilTables) -> tuple[tuple[int, int, int], int | None] | None:
     """A triangle pattern on ``board`` that no sequence of legal placements
-    could have made, or ``None``.
+    could have made, with the stone off the edge that nothing supports
+    (``None`` when the triangle has more than one edge stone); or ``None``.
 
     Stones never leave a Dehil board, so what held when a triangle was made
     still holds for as long as the game lasts: it has at most one edge stone,
@@ -190,13 +191,13 @@ def unmakeable_triangle(board: bytearray, tables: DehilTables) -> tuple[int, int
                 continue
             tri = (x, a, b)
             if edge[x] + edge[a] + edge[b] > 1:
-                return tri
+                return tri, None
             for t in tri:
                 if not edge[t] and not any(
                     board[s] == color and (s not in tri or is_hourglass_centre(board, tables, s, color))
                     for s in tables.neighbours[t]
                 ):
-                    return tri
+                    return tri, t
     return None
 
 
@@ -333,6 +334,7 @@ class DehilGame(BoardGame):
 
     geometry: HexGeometry
     captures = False
+    counts_first_pass = True
 
     def __init__(
         self,
@@ -394,11 +396,12 @@ class DehilGame(BoardGame):
         self._place_setup(position)
         bad = unmakeable_triangle(self._board, self._tables)
         if bad is not None:
-            raise PositionError(wording.setup_unreachable(wording.setup_triangle(self._setup_names(bad))))
-        if position.button_taken is not None:
-            raise PositionError(
-                wording.position_tag_not_allowed("ButtonTaken", self.rules.name, wording.NO_BUTTON), tag="ButtonTaken"
+            tri, unsupported = bad
+            edges = sum(self._tables.edge[t] for t in tri)
+            why = wording.setup_triangle(
+                self._setup_names(tri), edges, None if unsupported is None else self.points()[unsupported]
             )
+            raise PositionError(wording.setup_unreachable(why))
         self._to_move = int(position.to_move)
         self._first_pass = 0 if position.first_pass is None else int(position.first_pass)
         self._remember_start()

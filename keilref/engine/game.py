@@ -20,7 +20,7 @@ from keilref.errors import IllegalMoveError, InvalidMoveError, PositionError, wr
 from keilref.engine.geometry import Geometry
 from keilref.engine.rules import ButtonRule, RuleSet, find_rules
 from keilref import wording
-from keilref.records.setup import StartPosition
+from keilref.records.setup import BUTTON_TAKEN_TAG, FIRST_PASS_TAG, StartPosition
 from keilref.wording import may_resume
 
 if TYPE_CHECKING:
@@ -80,6 +80,9 @@ class Game:
     """Whether stones can ever leave the board (not in Dehil)."""
     piece_prefixes: tuple[str, ...] = ("",)
     """Prefixes a placement may carry: ``("",)`` for stones, ``("", "K@")`` in Yugo."""
+    counts_first_pass: bool = False
+    """Whether the rules count who passed first (Dehil's half point), so that
+    a position may say who did (``FirstPass``)."""
 
     def __new__(
         cls,
@@ -175,10 +178,12 @@ class Game:
     def _place_setup(self, position: StartPosition) -> list[int]:
         """Put the position's stones on the empty board (``self._board``), each
         checked on the board, given once, and a piece the rules have; the
-        points of the kings among them, by index. A family then checks that
-        play could leave the position and sets who moves."""
+        points of the kings among them, by index. A ``ButtonTaken`` or
+        ``FirstPass`` the rules say nothing of is refused at its tag. A family
+        then checks that play could leave the position and sets who moves."""
         board: bytearray = vars(self)["_board"]
         index = self.geometry.index  # type: ignore[attr-defined]
+        pieces = "K@" in self.piece_prefixes
         kings: list[int] = []
         seen: set[int] = set()
         for color, placed in position.stones():
@@ -187,12 +192,17 @@ class Game:
                 raise PositionError(wording.setup_off_board(placed.point, self.size), placed.line, placed.column)
             if p in seen:
                 raise PositionError(wording.setup_twice(placed.point), placed.line, placed.column)
+            if not pieces and (placed.king or placed.written.startswith("P@")):
+                what = wording.setup_king if placed.king else wording.setup_pawn
+                raise PositionError(what(placed.point, self.rules.name), placed.line, placed.column)
             if placed.king:
-                if "K@" not in self.piece_prefixes:
-                    raise PositionError(wording.setup_king(placed.point, self.rules.name), placed.line, placed.column)
                 kings.append(p)
             seen.add(p)
             board[p] = int(color)
+        for name, holder in ((BUTTON_TAKEN_TAG, position.button_taken), (FIRST_PASS_TAG, position.first_pass)):
+            refusal = position_tag_refusal(self.rules, name)
+            if holder is not None and refusal is not None:
+                raise PositionError(refusal, tag=name)
         vars(self)["_start_position"] = position
         return kings
 
@@ -421,6 +431,17 @@ _OPTIONAL = frozenset({
 })
 _COMPLETE: set[type] = set()
 """Game classes already found to implement the whole interface."""
+
+
+def position_tag_refusal(rules: RuleSet, name: str) -> str | None:
+    """Why ``rules`` refuse a position's ``ButtonTaken`` or ``FirstPass``
+    tag whatever it says (as a ``Button`` tag is refused where there is no
+    button), or ``None`` where they allow it."""
+    if name == BUTTON_TAKEN_TAG and rules.button is ButtonRule.ABSENT:
+        return wording.position_tag_not_allowed(name, rules.name, wording.NO_BUTTON)
+    if name == FIRST_PASS_TAG and not rules.game_class.counts_first_pass:
+        return wording.position_tag_not_allowed(name, rules.name, wording.NO_FIRST_PASS)
+    return None
 
 
 def _missing_methods(cls: type) -> list[str]:

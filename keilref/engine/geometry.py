@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from keilref.errors import InvalidMoveError, wrong_type
+from keilref.values import WORDS
 
 class Geometry(Protocol):
     """What every board geometry offers the engines and diagrams."""
@@ -29,7 +30,6 @@ class Geometry(Protocol):
 MAX_HEX_SIZE = 13
 _LETTERS = string.ascii_lowercase
 POINT_RE = re.compile(r"([A-Za-z])([0-9]{1,3})\Z")
-_POINT_GAPS = re.compile(r"[ \t\n\r]+")
 
 
 def split_points(text: str) -> list[str]:
@@ -40,7 +40,7 @@ def split_points(text: str) -> list[str]:
     no-break space or a control character is part of a point, which then
     reads as no point at all.
     """
-    return [point for point in _POINT_GAPS.split(text) if point]
+    return WORDS.findall(text)
 
 
 def _point_index(index: dict[str, int], name: str, example: str) -> int:

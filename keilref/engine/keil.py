@@ -190,14 +190,11 @@ class KeilGame(BoardGame):
         for _, members, libs in self._group_indices(KEIL):
             if not libs:
                 raise PositionError(wording.setup_unreachable(wording.setup_no_liberty(self._setup_names(members))))
-        if position.first_pass is not None:
-            raise PositionError(
-                wording.position_tag_not_allowed("FirstPass", self.rules.name, wording.NO_FIRST_PASS), tag="FirstPass"
-            )
         self._to_move = int(position.to_move)
         if position.button_taken is not None:
             if not self.button_in_play:
-                raise PositionError(wording.button_not_in_play(self.rules.name), tag="ButtonTaken")
+                holder = position.button_taken.name.capitalize()
+                raise PositionError(wording.button_not_in_play(holder, self.rules.name), tag="ButtonTaken")
             self._holder = int(position.button_taken)
             self._board[self._n] = 1
         self._cells = list(self._board)

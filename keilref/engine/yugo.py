@@ -205,10 +205,6 @@ class YugoGame(BoardGame):
             if not libs and any(not self._king[p] for p in members):
                 why = wording.setup_surrounded_pawns(self._setup_names(members))
                 raise PositionError(wording.setup_unreachable(why))
-        if position.first_pass is not None:
-            raise PositionError(
-                wording.position_tag_not_allowed("FirstPass", self.rules.name, wording.NO_FIRST_PASS), tag="FirstPass"
-            )
         self._to_move = int(position.to_move)
         self._holder = 0 if position.button_taken is None else int(position.button_taken)
         self._remember_start()

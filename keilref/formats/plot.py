@@ -137,6 +137,12 @@ def _lengths(g: ET.Element, panel: Panel) -> None:
     for group in panel.groups:
         for turns, n in group.lengths:
             counts[turns] += n
+    if not counts:
+        # Only games from a position finished here, and their lengths are not the games'.
+        _frame(g, f"{panel.rules}, size {panel.size}: game length (no finished game from an empty board)", [(0.0, "0")])
+        _el(g, "text", "games from a position are not counted", x=PANEL_WIDTH / 2, y=PANEL_HEIGHT / 2,
+            style=FONT, text_anchor="middle")
+        return
     bins = _length_bins(counts)
     top = max(n for _, _, n in bins)
     step = _nice_step(top)

@@ -31,7 +31,7 @@ from keilref.escaping import code_point
 from keilref.errors import RecordSyntaxError
 from keilref.records.record import Comment, Record, Tag, Turn, TurnKind, Variation
 from keilref.records.scanner import number_text, shared_spelling, turn_from_token
-from keilref.records.setup import TO_MOVE_TAG
+from keilref.records.setup import TO_MOVE_TAG, numbers_white_first, unread_to_move
 
 __all__ = ["UNCLOSED_COMMENT", "grammar_path", "parse_with_grammar", "record_parser", "too_many_turns"]
 
@@ -168,6 +168,11 @@ def _wrong_number(number: _Number, index: int) -> _Fault:
             f"wrong move number '{text}': the turn after it is {whose} turn of move "
             f"{index // 2 + 1}, numbered '{right}'"
         )
+        if index == _numbering.base == 1:
+            message += f' ({TO_MOVE_TAG} "White": White plays the first turn)'
+        elif index == 0 and _numbering.unread is not None:
+            message += f" ({_numbering.unread})"
+
     return _Fault(message, line, column)
 
 
@@ -280,10 +285,14 @@ class _Numbering:
     reduced before turns, so it is known before the first number is checked."""
 
     base = 0
+    unread: str | None = None
+    """What is wrong with a ``ToMove`` that names no player: a wrong first
+    move number is most likely its fault, and says so."""
 
     def read(self, tag: Tag) -> None:
         if tag.name == TO_MOVE_TAG:
-            self.base = int(tag.value == "White")
+            self.base = int(numbers_white_first(tag))
+            self.unread = unread_to_move(tag)
 
 
 _numbering = _Numbering()
@@ -387,6 +396,7 @@ class _Builder(Transformer[Token, Record]):
         self.read = 0
         self.depth = 0
         _numbering.base = 0
+        _numbering.unread = None
 
     def opened(self, token: Token) -> Token:
         """A ``(`` is read: refused at once past the nesting cap, so that a

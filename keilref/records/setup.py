@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 from keilref import wording
 from keilref.errors import TagError
+from keilref.escaping import code_point
 from keilref.records.record import Record, Tag
 from keilref.records.tags import POSITION_TAGS
-from keilref.values import Color
+from keilref.values import WORDS, Color
 
 __all__ = [
     "BUTTON_TAKEN_TAG",
@@ -29,6 +30,8 @@ __all__ = [
     "StartPosition",
     "canonical_setup",
     "has_position",
+    "numbers_white_first",
+    "unread_to_move",
     "read_position",
     "white_first",
 ]
@@ -41,7 +44,6 @@ FIRST_PASS_TAG = "FirstPass"
 
 _PLAYERS = {"Black": Color.BLACK, "White": Color.WHITE}
 _PLAYER_OR_NO: dict[str, Color | None] = {**_PLAYERS, "no": None}
-_WORD = re.compile(r"\S+")
 _POINT = re.compile(r"(?:([KP])@)?([A-Za-z][0-9]{1,3})\Z")
 
 
@@ -55,11 +57,18 @@ class Placed:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
     """Where the point stands in the file (the tag's place when unknown)."""
+    written: str = field(default="", compare=False)
+    """The word as written (``P@D4``): a piece the rules lack is refused as written."""
 
     @property
     def token(self) -> str:
-        """``d4``, or ``K@d4`` for a king: as the ``Setup`` tag writes it."""
-        return f"K@{self.point}" if self.king else self.point
+        """``d4``, or ``K@d4`` for a king: as the ``Setup`` tag writes it; a
+        pawn written ``P@d4`` keeps its prefix, as a turn does, so that the
+        canonical layout never makes a record that names a pawn under rules
+        without pieces (an error) one that reads."""
+        if self.king:
+            return f"K@{self.point}"
+        return f"P@{self.point}" if self.written.startswith("P@") else self.point
 
 
 @dataclass(frozen=True)
@@ -153,9 +162,22 @@ def has_position(record: Record) -> bool:
 
 def white_first(record: Record) -> bool:
     """Whether the record's first turn is White's, so its first move number
-    is ``1...``. Read by the parsers before any other check of the tags: a
-    ``ToMove`` that is not exactly ``White`` numbers as Black first."""
-    return record.tag_value(TO_MOVE_TAG) == "White"
+    is ``1...``."""
+    return numbers_white_first(record.tag(TO_MOVE_TAG))
+
+
+def numbers_white_first(to_move: Tag | None) -> bool:
+    """Whether a ``ToMove`` tag makes the first move number ``1...``. Read by
+    the grammar before any other check of the tags: a value that is not
+    exactly ``White`` numbers as Black first (and is an error of its own)."""
+    return to_move is not None and to_move.value == "White"
+
+
+def unread_to_move(to_move: Tag | None) -> str | None:
+    """The message for a ``ToMove`` tag whose value names no player, else ``None``."""
+    if to_move is None or to_move.value in _PLAYERS:
+        return None
+    return wording.position_value(TO_MOVE_TAG, to_move.value, tuple(_PLAYERS))
 
 
 def read_position(record: Record) -> StartPosition | None:
@@ -202,7 +224,7 @@ def _stones(tag: Tag) -> tuple[tuple[Placed, ...], tuple[Placed, ...]]:
     lists: dict[str, list[Placed]] = {}
     current: list[Placed] | None = None
     start = tag.value_column
-    for m in _WORD.finditer(tag.value):
+    for m in WORDS.finditer(tag.value):
         word = m.group()
         line, column = (tag.line, start + m.start()) if start else (tag.line, tag.column)
         if word in ("B:", "W:"):
@@ -212,10 +234,11 @@ def _stones(tag: Tag) -> tuple[tuple[Placed, ...], tuple[Placed, ...]]:
             continue
         point = _POINT.match(word)
         if current is None or point is None:
-            raise TagError(wording.setup_word(tag.value, word, current is None), line, column)
+            unseen = next((code_point(c) for c in word if not c.isprintable()), None)
+            raise TagError(wording.setup_word(tag.value, word, current is None, unseen), line, column)
         king = point.group(1) == "K"
-        current.append(Placed(point.group(2).lower(), king, line, column))
+        current.append(Placed(point.group(2).lower(), king, line, column, word))
     if "W:" not in lists:
         line, column = (tag.line, start + len(tag.value)) if start else (tag.line, tag.column)
-        raise TagError(wording.setup_order(tag.value, None), line, column)
+        raise TagError(wording.setup_missing(tag.value, "W:" if lists else "B:"), line, column)
     return tuple(lists["B:"]), tuple(lists["W:"])

@@ -17,10 +17,10 @@ from keilref import wording
 from keilref.values import Result, format_number, meant_result
 from keilref.escaping import code_point
 from keilref.errors import ConfigError, PositionError, RecordError, TagError
-from keilref.engine.game import Game, new_game
+from keilref.engine.game import Game, new_game, position_tag_refusal
 from keilref.engine.geometry import split_points
 from keilref.records.record import Record, Tag
-from keilref.records.setup import SETUP_TAG, StartPosition, read_position
+from keilref.records.setup import BUTTON_TAKEN_TAG, FIRST_PASS_TAG, SETUP_TAG, StartPosition, read_position
 from keilref.records.tagnames import Misspelling, misspelt_tags
 from keilref.records.tags import SETTING_TAGS, Role, names_with
 from keilref.engine.rules import KOMI_LIMIT, KOMI_RE, ButtonRule, RuleSet, all_rules, find_rules
@@ -136,6 +136,11 @@ def _start(record: Record, ruleset: RuleSet, size: int, komi: float, button: boo
     """The game set up from the record's position, or ``None`` without one.
     A fault raises :class:`~keilref.errors.TagError` at the point it names, or
     else at the tag it concerns."""
+    for name in (BUTTON_TAKEN_TAG, FIRST_PASS_TAG):
+        tag = record.tag(name)
+        refusal = None if tag is None else position_tag_refusal(ruleset, name)
+        if tag is not None and refusal is not None:
+            raise _error(tag, refusal)  # whatever it says, "no" included, as a Button tag without a button
     position = read_position(record)
     if position is None:
         return None
