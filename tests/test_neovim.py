@@ -1,4 +1,4 @@
-"""The Neovim recipe of docs/editors.md, run by a real Neovim: the client
+"""The recipe of docs/editors.md for Neovim 0.7 to 0.10, run by a real Neovim: the client
 attaches, and diagnostics, hover, formatting and a quick fix answer.
 
 The recipe is taken from the page itself, so the page cannot drift from
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -18,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from editor_support import recipe as editor_recipe
+
 ROOT = Path(__file__).resolve().parent.parent
-EDITORS = ROOT / "docs" / "editors.md"
 
 # A record of one game, badly laid out (a tag name misspelt, the turns
 # crowded on one line): a warning to show, a fix to offer, and work for fmt.
@@ -102,12 +102,8 @@ finish()
 
 
 def recipe() -> str:
-    """The first Lua block of the page's Neovim section: the recipe a reader copies."""
-    text = EDITORS.read_text(encoding="utf-8")
-    section = text.split("\n## Neovim\n", 1)[1].split("\n## ", 1)[0]
-    found = re.search(r"```lua\n(.*?)```", section, re.DOTALL)
-    assert found is not None, "docs/editors.md: the Neovim section has no Lua recipe"
-    return found.group(1)
+    """The first Lua block of the page's part for Neovim 0.7 to 0.10: the recipe a reader copies."""
+    return editor_recipe("### Neovim 0.7 to 0.10", "lua")
 
 
 def nvim() -> str:
