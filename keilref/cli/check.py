@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import types
@@ -97,6 +98,15 @@ def check(
             "--scheduler", metavar="ADDRESS", help="Check on the running Dask cluster there (needs keilref[dask])."
         ),
     ] = None,
+    column: Annotated[
+        Optional[str],
+        typer.Option(
+            "--column",
+            metavar="NAME",
+            help="Read each file as a table (Parquet, Arrow IPC or JSON Lines) whose column NAME holds record text; "
+            "each row is reported as FILE#row=N (Parquet and Arrow need keilref[arrow]).",
+        ),
+    ] = None,
     show_settings: Annotated[
         bool,
         typer.Option("--show-settings", help="Print the settings that apply to each file, and check nothing."),
@@ -150,6 +160,8 @@ def check(
         on_error=report_missing,
         on_note=say_note,
     )
+    if column is not None:
+        found = dataclasses.replace(found, sources=[dataclasses.replace(s, column=column) for s in found.sources])
     # The command line first, then the run's settings, then keilref's defaults.
     format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
     strict = strict if strict is not None else bool(project.strict)

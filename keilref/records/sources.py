@@ -23,10 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, cast
 
+from keilref import wording
 from keilref.errors import RecordError
 from keilref.escaping import one_line, shown_name
 from keilref.files import is_temporary, refusal
+from keilref.records.columns import table_rows
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
+from keilref.records.remote import find_objects, is_url
 from keilref.records.abstract_games import MATCH_SUFFIXES
 from keilref.records.sniffing import iter_source
 from keilref.records.record import Record
@@ -98,6 +101,10 @@ class Source:
     """Where its bytes are when not at ``name``: :data:`STDIN` for standard
     input named by ``--stdin-filename`` (an editor's buffer), so that it is
     reported, and its settings chosen, under the file's name; or a copy."""
+    column: str | None = field(default=None, kw_only=True)
+    """The column of a table (Parquet, Arrow IPC, JSON Lines) whose rows hold
+    the record text, each row read as a file of its own (see
+    :mod:`keilref.records.columns`); ``None``: the file is records."""
 
     @property
     def where(self) -> str:
@@ -139,8 +146,25 @@ class Source:
             if not self.is_stdin:
                 stream.close()
 
+    def rows(self) -> Iterator[tuple[str, bytes | RecordError]]:
+        """Each row of a table source (:attr:`column`): the name it goes by
+        (:func:`keilref.wording.in_row`) and its record text, or the error
+        that stands for its games. ``OSError`` for a fault of the whole file."""
+        assert self.column is not None
+        if self.unreadable is not None:
+            raise OSError(0, self.unreadable, self.name)
+        for number, text in table_rows(self.where, self.column, self.open):
+            name = wording.in_row(self.name, number)
+            yield name, (text if isinstance(text, bytes) else RecordError(text, 1, 1, filename=name))
+
     def size(self) -> int | None:
-        if self.unreadable is not None or self.is_stdin or compression_of(self.where) is not None:
+        if (
+            self.unreadable is not None
+            or self.is_stdin
+            or self.column is not None
+            or is_url(self.where)
+            or compression_of(self.where) is not None
+        ):
             return None  # the size of the text is not known before reading it
         try:
             return os.path.getsize(self.where)
@@ -295,6 +319,8 @@ def _expand_path(
 ) -> list[Source]:
     if given == STDIN:
         return [Source(STDIN)]
+    if is_url(given):
+        return _expand_url(given, suffix, compressed)
     p = Path(given)
     try:
         is_dir, exists = p.is_dir(), p.exists()
@@ -322,6 +348,21 @@ def _expand_path(
             raise PathError(f"{shown_name(given)}: not a regular file (a device or socket is never read)")
         return [Source(given)]
     raise PathError(f"{shown_name(given)}: no such file or directory")
+
+
+def _expand_url(given: str, suffix: str, compressed: bool) -> list[Source]:
+    """A URL as a path: one object as it is named (reading it says whether it
+    is there), or a prefix searched for records as a directory is."""
+    endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
+    try:
+        found = find_objects(given, endings)
+    except OSError as e:
+        raise PathError(f"{shown_name(given)}: {e.strerror or e}") from None
+    if found is None:
+        return [Source(given)]
+    if not found:
+        raise PathError(f"{shown_name(given)}: holds no {suffix} records")
+    return [Source(url) for url in found]
 
 
 def _excluded(name: str, relative: str, patterns: tuple[str, ...]) -> bool:
@@ -404,15 +445,30 @@ def _tree(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, l
 
 
 def unreadable_error(source: Source, e: OSError) -> RecordError:
-    what = "directory" if source.unreadable is not None and os.path.isdir(source.name) else "file"
+    what = "directory" if source.unreadable is not None and not is_url(source.name) and os.path.isdir(source.name) else "file"
     return RecordError(f"cannot read {what}: {e.strerror or e}", 1, 1, filename=source.name)
 
 
 def read_source(source: Source) -> Iterator[Record | RecordError]:
     """The games of one source; an unreadable file gives one error."""
+    if source.column is not None:
+        yield from _read_rows(source)
+        return
     try:
         with source.reading() as stream:
             yield from iter_source(stream, source.name)
+    except OSError as e:
+        yield unreadable_error(source, e)
+
+
+def _read_rows(source: Source) -> Iterator[Record | RecordError]:
+    """The games of a table source, row by row, each row named as its own file."""
+    try:
+        for name, text in source.rows():
+            if isinstance(text, RecordError):
+                yield text
+            else:
+                yield from iter_source(io.BytesIO(text), name)
     except OSError as e:
         yield unreadable_error(source, e)
 
