@@ -158,7 +158,8 @@ def spooled_copy(url: str) -> str:
 def find_objects(url: str, endings: tuple[str, ...]) -> list[str] | None:
     """The objects under the prefix ``url`` whose names end in one of
     ``endings``, sorted, as URLs; ``None`` when ``url`` names one object
-    (or nothing reachable: reading it will say why). Hidden names (a part
+    (or nothing reachable: reading it will say why). Each is named below
+    ``url`` as written. Hidden names (a part
     starting with a dot) are left out, as a directory search leaves them."""
     if url.endswith(endings) or url.split("?", 1)[0].endswith(endings):
         return None
@@ -174,5 +175,6 @@ def find_objects(url: str, endings: tuple[str, ...]) -> list[str] | None:
         below = name[len(path.rstrip("/")) :].lstrip("/")
         if not name.endswith(endings) or any(part.startswith(".") for part in below.split("/")):
             continue
-        urls.append(name if is_url(name) else str(fs.unstrip_protocol(name)))
+        # Named below the prefix as the user wrote it, as a directory's files are below its name.
+        urls.append(f"{url.rstrip('/')}/{below}")
     return urls
