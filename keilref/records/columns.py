@@ -49,6 +49,9 @@ TABLE_ENDINGS: tuple[str, ...] = tuple(_KINDS) + tuple(
 _BATCH_ROWS = 1024
 """Rows taken from a table at a time: few enough that a batch of long records stays small."""
 
+_CHUNK = 1 << 20
+"""Bytes of a JSON Lines file read at a time."""
+
 Row = tuple[int, "bytes | str"]
 """A row's 1-based number, and its record text as bytes, or why it has none (words)."""
 
@@ -81,7 +84,7 @@ def _json_lines(column: str, open_text: Callable[[], BinaryIO]) -> Iterator[Row]
     stream = open_text()
     first = True
     try:
-        for number, line in enumerate(stream, 1):
+        for number, line in enumerate(_lines(stream), 1):
             if not line.strip():
                 continue
             try:
@@ -106,6 +109,17 @@ def _json_lines(column: str, open_text: Callable[[], BinaryIO]) -> Iterator[Row]
             yield number, text.encode("utf-8", "surrogatepass")
     finally:
         stream.close()
+
+
+def _lines(stream: BinaryIO) -> Iterator[bytes]:
+    """The lines of a stream that may offer nothing but ``read`` (a remote object's)."""
+    rest = b""
+    while chunk := stream.read(_CHUNK):
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop()
+        yield from lines
+    if rest:
+        yield rest
 
 
 def _json_kind(value: object) -> str:

@@ -75,9 +75,12 @@ def _filesystem(url: str) -> tuple[Any, str]:
 def _reached(e: BaseException) -> OSError:
     """What went wrong reaching an object, as an ``OSError`` in words."""
     if isinstance(e, FileNotFoundError):
-        return OSError(0, wording.REMOTE_NO_OBJECT)
-    if isinstance(e, OSError) and e.errno is not None and e.strerror:
-        return OSError(0, e.strerror)
+        # fsspec's http file system says "not found" for any failure to
+        # reach the server; its cause tells a refused connection from a 404.
+        cause = e.__cause__
+        if cause is None or getattr(cause, "status", None) in (404, 410) or isinstance(cause, FileNotFoundError):
+            return OSError(0, wording.REMOTE_NO_OBJECT)
+        return OSError(0, wording.remote_fault(cause))
     return OSError(0, wording.remote_fault(e))
 
 
