@@ -1074,3 +1074,7 @@ def table_unreadable(kind: str, detail: str) -> str:
 def row_not_json(detail: str) -> str:
     """A JSON Lines row that is not a JSON object."""
     return f"not a JSON object ({detail})"
+
+
+URL_NOT_REWRITTEN = "a URL is never rewritten in place (copy it here first)"
+COLUMN_NOT_FIXED = "--fix and --diff rewrite record files, not a table's rows: leave out --column"

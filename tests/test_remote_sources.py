@@ -205,3 +205,21 @@ def _has_openssl() -> bool:
     import shutil
 
     return shutil.which("openssl") is not None
+
+
+def test_a_url_is_read_but_never_rewritten(archive: Path) -> None:
+    with _serving(archive) as base:
+        url = f"{base}/archive.keil"
+        fmt = runner.invoke(app, ["fmt", "--in-place", url])
+        fixed = runner.invoke(app, ["check", "--fix", url])
+        checked = runner.invoke(app, ["fmt", "--check", url])
+    assert fmt.exit_code == 1 and f"{url}: {wording.URL_NOT_REWRITTEN}" in fmt.output
+    assert f"{url}: not fixed: {wording.URL_NOT_REWRITTEN}" in fixed.output
+    assert "Traceback" not in fmt.output + fixed.output + checked.output
+    assert (archive / "archive.keil").read_bytes() == b"\n".join(g.read_bytes() for g in GAMES)
+
+
+def test_column_with_fix_is_a_usage_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check", "--column", "record", "--fix", str(GAMES[0])])
+    assert result.exit_code == 2
+    assert wording.COLUMN_NOT_FIXED in result.output

@@ -17,6 +17,7 @@ from keilref.records.sources import STDIN, PathError, Source, forget_stdin, keep
 from keilref.cli.terminal import Interrupts, workflow_commands
 from keilref.formats import FORMATS, CheckOptions
 from keilref.formats.tally import Tally
+from keilref import wording
 from keilref.escaping import shown_name
 
 from keilref.project import Found, Project
@@ -161,6 +162,8 @@ def check(
         on_note=say_note,
     )
     if column is not None:
+        if fix or diff:
+            fail(wording.COLUMN_NOT_FIXED)
         found = dataclasses.replace(found, sources=[dataclasses.replace(s, column=column) for s in found.sources])
     # The command line first, then the run's settings, then keilref's defaults.
     format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
