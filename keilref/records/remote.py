@@ -8,8 +8,9 @@ verdict, decompressed by the end of its name with the same caps (see
 records as a directory is. Whatever goes wrong in reaching an object (no
 such object, a refused connection, a timeout) is an ``OSError`` in words,
 which the readers make into a "cannot read file" verdict for that file
-alone; nothing waits for ever: every connection and read has
-:data:`TIMEOUT_SECONDS`.
+alone. Over HTTP(S) and S3 every connection and read has
+:data:`TIMEOUT_SECONDS`; other protocols (``gs://``) keep their own library's
+timeouts.
 """
 
 from __future__ import annotations
@@ -55,9 +56,7 @@ def _options(protocol: str) -> dict[str, Any]:
         return {"client_kwargs": {"timeout": timeout}}
     if protocol in ("s3", "s3a"):
         return {"config_kwargs": {"connect_timeout": TIMEOUT_SECONDS, "read_timeout": TIMEOUT_SECONDS}}
-    if protocol in ("gs", "gcs"):
-        return {"timeout": TIMEOUT_SECONDS}
-    return {}
+    return {}  # gcsfs and the others: their own timeouts
 
 
 def _filesystem(url: str) -> tuple[Any, str]:
@@ -67,7 +66,9 @@ def _filesystem(url: str) -> tuple[Any, str]:
         fs, path = fsspec.core.url_to_fs(url, **_options(protocol))
     except ImportError as e:
         raise OSError(0, wording.remote_protocol_missing(protocol, str(e))) from None
-    except ValueError as e:
+    except Exception as e:  # noqa: BLE001
+        # A file system that cannot be made (bad options, credentials it
+        # insists on at once): that URL's fault, never a traceback.
         raise OSError(0, wording.remote_fault(e)) from None
     return fs, path
 
