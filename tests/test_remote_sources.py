@@ -223,3 +223,29 @@ def test_column_with_fix_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", "--column", "record", "--fix", str(GAMES[0])])
     assert result.exit_code == 2
     assert wording.COLUMN_NOT_FIXED in result.output
+
+
+def test_a_server_that_never_answers_is_a_located_error_not_a_hang(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from keilref.records import remote
+
+    monkeypatch.setattr(remote, "TIMEOUT_SECONDS", 1.0)
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)  # connections are accepted by the kernel, and never answered
+    port = silent.getsockname()[1]
+    try:
+        with _serving(archive) as base:
+            started = time.monotonic()
+            code, verdicts, output = _verdicts(f"http://127.0.0.1:{port}/archive.keil", f"{base}/archive.keil")
+            took = time.monotonic() - started
+    finally:
+        silent.close()
+    assert took < 20
+    assert code == EXIT_FAILED and "Traceback" not in output
+    assert verdicts[0]["file"] == f"http://127.0.0.1:{port}/archive.keil"
+    assert verdicts[0]["error"]["message"].startswith("cannot read file: cannot reach it (")  # type: ignore[index]
+    assert [v["status"] for v in verdicts[1:]] == ["ok"] * len(GAMES)
