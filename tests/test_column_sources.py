@@ -148,3 +148,24 @@ def test_compressed_json_lines_and_the_library_reader(tmp_path: Path) -> None:
         f"{packed}#row=3", f"{packed}#row=4"
     ]
     assert len(items) == 6
+
+
+def test_a_dictionary_encoded_column_is_text(tmp_path: Path) -> None:
+    texts = [g.read_text(encoding="utf-8") for g in GAMES[:2]] * 2
+    path = tmp_path / "dictionary.arrow"
+    feather.write_feather(pa.table({"record": pa.array(texts).dictionary_encode()}), path)
+    code, verdicts = _verdicts("--column", "record", str(path))
+    _, plain = _verdicts(*map(str, GAMES[:2]), *map(str, GAMES[:2]))
+    assert code == 0
+    assert [v["file"] for v in verdicts] == [wording.in_row(str(path), n) for n in range(1, 5)]
+    assert [{**v, "file": None} for v in verdicts] == [{**v, "file": None} for v in plain]
+
+
+def test_a_corrupt_arrow_file_is_located(tmp_path: Path) -> None:
+    path = tmp_path / "corrupt.arrow"
+    path.write_bytes(b"ARROW1\0\0 not really")
+    code, verdicts = _verdicts("--column", "record", str(path), str(GAMES[0]))
+    assert code == 1
+    assert verdicts[0]["file"] == str(path)
+    assert verdicts[0]["error"]["message"].startswith("cannot read file: not a readable Arrow IPC file (")  # type: ignore[index]
+    assert verdicts[0]["error"]["line"] == 1  # type: ignore[index]

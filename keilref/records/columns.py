@@ -156,8 +156,7 @@ def _arrow_rows(where: str, column: str, kind: str) -> Iterator[Row]:
         if column not in names:
             raise OSError(0, wording.column_missing(column, names))
         field_type = schema.field(column).type
-        if not (pa.types.is_string(field_type) or pa.types.is_large_string(field_type)
-                or pa.types.is_string_view(field_type)):
+        if not _is_text(pa, field_type):
             raise OSError(0, wording.column_not_text(column, str(field_type)))
         number = 0
         while True:
@@ -179,6 +178,13 @@ def _arrow_rows(where: str, column: str, kind: str) -> Iterator[Row]:
     finally:
         if not isinstance(handle, str):
             handle.close()
+
+
+def _is_text(pa: Any, kind: Any) -> bool:
+    """Whether a column of this Arrow type holds strings (a dictionary of strings too)."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind))
 
 
 def _opened(pa: Any, pq: Any, ipc: Any, handle: Any, kind: str, column: str) -> tuple[Iterator[Any], Any]:
