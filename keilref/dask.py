@@ -137,7 +137,10 @@ def check_bag(
     (a :class:`distributed.Client` once one is made). Each file is checked
     whole by one task, so a bag's element order is a local run's order.
     ``npartitions`` is passed to :func:`dask.bag.from_sequence` (by default
-    one file per partition up to 100 files, then 100 partitions).
+    one file per partition up to 100 files, then 100 partitions). A path may
+    be an fsspec URL (``s3://bucket/games/``, ``https://...``; the
+    ``keilref[remote]`` extra on the workers): each worker reads its objects
+    from where they are, and one it cannot reach is its ``error`` verdict.
 
     Raises :class:`~keilref.referee.batches.PathError` when a path names nothing to
     check (as :func:`find_files` does), :class:`~keilref.ConfigError` for
