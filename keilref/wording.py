@@ -1037,6 +1037,14 @@ def in_row(file: str, row: int) -> str:
     return f"{file}#row={row}"
 
 
+def row_of(name: str) -> tuple[str, int] | None:
+    """The table and row a name made by :func:`in_row` stands for; ``None`` for any other name."""
+    file, mark, row = name.rpartition("#row=")
+    if not mark or not file or not row.isdigit() or row.startswith("0"):
+        return None
+    return file, int(row)
+
+
 REMOTE_NEEDS_EXTRA = "reading a URL needs fsspec: install keilref[remote]"
 REMOTE_NO_OBJECT = "no such object (nothing stored at that URL)"
 
@@ -1078,3 +1086,8 @@ def row_not_json(detail: str) -> str:
 
 URL_NOT_REWRITTEN = "a URL is never rewritten in place (copy it here first)"
 COLUMN_NOT_FIXED = "--fix and --diff rewrite record files, not a table's rows: leave out --column"
+
+
+def no_such_row(row: int) -> str:
+    """A row read again that the table no longer holds (it changed since the check)."""
+    return f"the table has no row {row:,}"

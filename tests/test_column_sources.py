@@ -169,3 +169,15 @@ def test_a_corrupt_arrow_file_is_located(tmp_path: Path) -> None:
     assert verdicts[0]["file"] == str(path)
     assert verdicts[0]["error"]["message"].startswith("cannot read file: not a readable Arrow IPC file (")  # type: ignore[index]
     assert verdicts[0]["error"]["line"] == 1  # type: ignore[index]
+
+
+def test_the_html_report_shows_the_games_of_rows(tmp_path: Path) -> None:
+    """The report reads each row again for its boards, as it reads a file again."""
+    texts = [g.read_text(encoding="utf-8") for g in GAMES]
+    table = _write(tmp_path / "archive.parquet", list(texts))
+    from_table = runner.invoke(app, ["check", "--format", "html", "--column", "record", str(table)])
+    from_files = runner.invoke(app, ["check", "--format", "html", *map(str, GAMES)])
+    assert from_table.exit_code == from_files.exit_code
+    assert from_files.stdout.count('"turns":') == len(GAMES)
+    assert from_table.stdout.count('"turns":') == len(GAMES)
+    assert str(table) + "#row=" + str(len(GAMES)) in from_table.stdout

@@ -18,7 +18,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, cast
@@ -105,6 +105,9 @@ class Source:
     """The column of a table (Parquet, Arrow IPC, JSON Lines) whose rows hold
     the record text, each row read as a file of its own (see
     :mod:`keilref.records.columns`); ``None``: the file is records."""
+    row: int | None = field(default=None, kw_only=True)
+    """With :attr:`column`: this source is that one row of the table (read
+    again for an output that shows games, such as the HTML report's boards)."""
 
     @property
     def where(self) -> str:
@@ -122,6 +125,8 @@ class Source:
         The caller closes it, unless it is standard input."""
         if self.unreadable is not None:
             raise OSError(0, self.unreadable, self.name)
+        if self.row is not None:
+            return cast(BinaryIO, io.BytesIO(_row_text(self)))
         if self.is_stdin:
             if _kept_stdin is not None:
                 _kept_stdin.seek(0)
@@ -451,7 +456,7 @@ def unreadable_error(source: Source, e: OSError) -> RecordError:
 
 def read_source(source: Source) -> Iterator[Record | RecordError]:
     """The games of one source; an unreadable file gives one error."""
-    if source.column is not None:
+    if source.column is not None and source.row is None:
         yield from _read_rows(source)
         return
     try:
@@ -459,6 +464,36 @@ def read_source(source: Source) -> Iterator[Record | RecordError]:
             yield from iter_source(stream, source.name)
     except OSError as e:
         yield unreadable_error(source, e)
+
+
+def row_source(sources: Mapping[str, Source], name: str) -> Source | None:
+    """The source of one row of a table among ``sources``, by the name its
+    verdicts give it (:func:`keilref.wording.in_row`); ``None`` for any other name."""
+    parts = wording.row_of(name)
+    table = None if parts is None else sources.get(parts[0])
+    if parts is None or table is None or table.column is None:
+        return None
+    return dataclasses.replace(table, name=name, row=parts[1], read_from=table.where)
+
+
+_cursor: list[object] = []
+"""The table last read row by row: its key, its rows iterator and the last row taken,
+so that rows read again in order (as a report reads them) cost one pass over the table."""
+
+
+def _row_text(source: Source) -> bytes:
+    assert source.column is not None and source.row is not None
+    table = dataclasses.replace(source, name=source.where, read_from=None, row=None)
+    key = (table.where, table.column, table.encoding)
+    if not _cursor or _cursor[0] != key or cast(int, _cursor[2]) >= source.row:
+        _cursor[:] = [key, table_rows(table.where, source.column, table.open), 0]
+    rows = cast(Iterator[tuple[int, "bytes | str"]], _cursor[1])
+    for number, text in rows:
+        _cursor[2] = number
+        if number == source.row:
+            return text if isinstance(text, bytes) else b""
+    _cursor.clear()
+    raise OSError(0, wording.no_such_row(source.row), source.name)
 
 
 def _read_rows(source: Source) -> Iterator[Record | RecordError]:

@@ -92,7 +92,7 @@ class Batch:
 def _batches(sources: Sequence[Source], *, runs: bool = False) -> Iterator[Batch]:
     shapes = group_shapes(sources)
     for number, source in enumerate(sources):
-        if source.column is not None:
+        if source.column is not None and source.row is None:
             yield from _row_batches(source)
             continue
         mine = shapes.of(number)
