@@ -29,7 +29,8 @@ __all__ = ["TIMEOUT_SECONDS", "find_objects", "is_url", "open_url", "spooled_cop
 TIMEOUT_SECONDS = 30.0
 """The longest a connection, or one read on it, may take before the object is reported unreadable."""
 
-_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+"""A scheme of two characters or more: ``C://`` is a Windows drive, not a URL."""
 
 _SPOOL_IN_MEMORY = 16 << 20
 """Compressed bytes of a remote object kept in memory before its copy moves to disk."""
