@@ -181,3 +181,11 @@ def test_the_html_report_shows_the_games_of_rows(tmp_path: Path) -> None:
     assert from_files.stdout.count('"turns":') == len(GAMES)
     assert from_table.stdout.count('"turns":') == len(GAMES)
     assert str(table) + "#row=" + str(len(GAMES)) in from_table.stdout
+
+
+def test_a_rows_name_is_made_and_read_back_in_one_place() -> None:
+    assert wording.in_row("s3://b/archive.parquet", 12) == "s3://b/archive.parquet#row=12"
+    assert wording.row_of("s3://b/archive.parquet#row=12") == ("s3://b/archive.parquet", 12)
+    assert wording.row_of("a#row=1#row=3") == ("a#row=1", 3)
+    for name in ("archive.parquet", "archive.parquet#row=", "archive.parquet#row=0", "#row=2", "x#row=1a"):
+        assert wording.row_of(name) is None, name

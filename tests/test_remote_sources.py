@@ -249,3 +249,12 @@ def test_a_server_that_never_answers_is_a_located_error_not_a_hang(
     assert verdicts[0]["file"] == f"http://127.0.0.1:{port}/archive.keil"
     assert verdicts[0]["error"]["message"].startswith("cannot read file: cannot reach it (")  # type: ignore[index]
     assert [v["status"] for v in verdicts[1:]] == ["ok"] * len(GAMES)
+
+
+def test_which_names_are_urls() -> None:
+    from keilref.records.remote import is_url
+
+    for name in ("s3://bucket/games/", "gs://b/x.keil", "https://h/x.keil.gz", "memory://x", "http://127.0.0.1:1/"):
+        assert is_url(name), name
+    for name in ("records/games", "C://games/x.keil", "-", "archive.keil", "/tmp/x://y", "s3:/bucket"):
+        assert not is_url(name), name
