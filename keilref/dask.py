@@ -32,6 +32,7 @@ from distributed import Client
 from distributed.comm.addressing import parse_address, parse_host_port
 
 from keilref.referee.batches import check_file, check_sources
+from keilref.records.remote import is_url
 from keilref.records.sources import STDIN, PathError, Source, expand_paths
 from keilref.errors import wrong_type
 from keilref.escaping import shown_name
@@ -63,7 +64,7 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
     """
     if isinstance(paths_or_glob, (str, os.PathLike)):
         given = _path(paths_or_glob)
-        if _GLOB_CHARACTERS & set(given):
+        if _GLOB_CHARACTERS & set(given) and not is_url(given):
             import glob
 
             fixed = len(_fixed_start(given))
@@ -136,7 +137,10 @@ def check_bag(
     (a :class:`distributed.Client` once one is made). Each file is checked
     whole by one task, so a bag's element order is a local run's order.
     ``npartitions`` is passed to :func:`dask.bag.from_sequence` (by default
-    one file per partition up to 100 files, then 100 partitions).
+    one file per partition up to 100 files, then 100 partitions). A path may
+    be an fsspec URL (``s3://bucket/games/``, ``https://...``; the
+    ``keilref[remote]`` extra on the workers): each worker reads its objects
+    from where they are, and one it cannot reach is its ``error`` verdict.
 
     Raises :class:`~keilref.referee.batches.PathError` when a path names nothing to
     check (as :func:`find_files` does), :class:`~keilref.ConfigError` for
@@ -150,7 +154,8 @@ def check_bag(
         raise ValueError(f"npartitions must be at least 1, not {npartitions}")
     if rules is not None:
         find_rules(rules)
-    items = [(os.path.abspath(name), name) for name in find_files(paths_or_glob)]
+    # A URL is read by each worker from where it is (no shared file system needed).
+    items = [(name if is_url(name) else os.path.abspath(name), name) for name in find_files(paths_or_glob)]
     bag: db.Bag = db.from_sequence(items, npartitions=npartitions).map(check_located, rules=rules).flatten()
     return bag
 

@@ -31,6 +31,7 @@ from typing import Any
 from keilref.engine.rules import all_rules
 from keilref.errors import KeilrefError
 from keilref.formats import FORMATS
+from keilref.records.remote import is_url
 from keilref.records.sources import DEFAULT_EXCLUDE, STDIN, PathError, Source, check_encoding, expand_paths
 
 __all__ = ["Found", "Project", "ProjectError", "Projects", "Sources", "find_project", "find_sources"]
@@ -260,8 +261,9 @@ class Projects:
             if stdin_filename is None:
                 return self.in_folder()
             path = stdin_filename
-        if "\0" in path:
-            return self.in_folder()  # a name no file can have: reading it will say so
+        if "\0" in path or is_url(path):
+            # A name no file can have (reading it will say so), or a URL: the working directory's settings.
+            return self.in_folder()
         folder = path if os.path.isdir(path) else os.path.dirname(path)
         return self.in_folder(folder or None)
 

@@ -1024,6 +1024,71 @@ def ratings_head(games: int, start: float, k: float) -> str:
     )
 
 
+# -- records read from tables and URLs ---------------------------------------------
+def in_row(file: str, row: int) -> str:
+    """The name a row of a table (``--column``) goes by in every verdict and
+    every output format: ``archive.parquet#row=12`` for its 12th row (1-based,
+    as lines and games are). Lines, columns and game numbers then count
+    within that row's text, as they count within a file."""
+    return f"{file}#row={row}"
+
+
+def row_of(name: str) -> tuple[str, int] | None:
+    """The table and row a name made by :func:`in_row` stands for; ``None`` for any other name."""
+    file, mark, row = name.rpartition("#row=")
+    if not mark or not file or not row.isdigit() or row.startswith("0"):
+        return None
+    return file, int(row)
+
+
+REMOTE_NEEDS_EXTRA = "reading a URL needs fsspec: install keilref[remote]"
+REMOTE_NO_OBJECT = "no such object (nothing stored at that URL)"
+
+
+def remote_protocol_missing(protocol: str, detail: str) -> str:
+    """A URL whose protocol's own package is missing (``s3fs`` for ``s3://``)."""
+    return f"reading {protocol}:// URLs needs its fsspec package ({detail})"
+
+
+def remote_fault(e: BaseException) -> str:
+    """What went wrong reaching an object, in its library's words, on one line."""
+    detail = " ".join(str(e).split()) or "no detail given"
+    return f"cannot reach it ({type(e).__name__}: {detail})"
+
+
+TABLE_NEEDS_ARROW = "reading Parquet or Arrow files needs pyarrow: install keilref[arrow]"
+
+
+def column_missing(column: str, found: list[str]) -> str:
+    """A table without the column ``--column`` names."""
+    shown = ", ".join(found[:10]) + (", ..." if len(found) > 10 else "")
+    return f"no column {column!r} in this table (its columns: {shown or 'none'})"
+
+
+def column_not_text(column: str, kind: str) -> str:
+    """A column, or one row's value, that is not record text."""
+    return f"column {column!r} holds {kind}, not record text (strings)"
+
+
+def table_unreadable(kind: str, detail: str) -> str:
+    """A table file that cannot be read as the kind its name says."""
+    return f"not a readable {kind} file ({' '.join(detail.split())})"
+
+
+def row_not_json(detail: str) -> str:
+    """A JSON Lines row that is not a JSON object."""
+    return f"not a JSON object ({detail})"
+
+
+URL_NOT_REWRITTEN = "a URL is never rewritten in place (copy it here first)"
+COLUMN_NOT_FIXED = "--fix and --diff rewrite record files, not a table's rows: leave out --column"
+
+
+def no_such_row(row: int) -> str:
+    """A row read again that the table no longer holds (it changed since the check)."""
+    return f"the table has no row {row:,}"
+
+
 # -- files keilref writes -------------------------------------------------------
 # Each takes the file's name as it is shown (escaped).
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import types
@@ -16,6 +17,7 @@ from keilref.records.sources import STDIN, PathError, Source, forget_stdin, keep
 from keilref.cli.terminal import Interrupts, workflow_commands
 from keilref.formats import FORMATS, CheckOptions
 from keilref.formats.tally import Tally
+from keilref import wording
 from keilref.escaping import shown_name
 
 from keilref.project import Found, Project
@@ -97,6 +99,15 @@ def check(
             "--scheduler", metavar="ADDRESS", help="Check on the running Dask cluster there (needs keilref[dask])."
         ),
     ] = None,
+    column: Annotated[
+        Optional[str],
+        typer.Option(
+            "--column",
+            metavar="NAME",
+            help="Read each file as a table (Parquet, Arrow IPC or JSON Lines) whose column NAME holds record text; "
+            "each row is reported as FILE#row=N (Parquet and Arrow need keilref[arrow]).",
+        ),
+    ] = None,
     show_settings: Annotated[
         bool,
         typer.Option("--show-settings", help="Print the settings that apply to each file, and check nothing."),
@@ -150,6 +161,10 @@ def check(
         on_error=report_missing,
         on_note=say_note,
     )
+    if column is not None:
+        if fix or diff:
+            fail(wording.COLUMN_NOT_FIXED)
+        found = dataclasses.replace(found, sources=[dataclasses.replace(s, column=column) for s in found.sources])
     # The command line first, then the run's settings, then keilref's defaults.
     format = _choose(format if format is not None else project.format or "text", tuple(FORMATS), "--format")
     strict = strict if strict is not None else bool(project.strict)

@@ -17,6 +17,7 @@ import typer
 from keilref import wording
 from keilref.escaping import shown_name
 from keilref.records.compression import compression_of
+from keilref.records.remote import is_url
 from keilref.records.inplace import FileState, ReplaceError, replace_file
 from keilref.records.sniffing import is_match
 from keilref.records.positions import split_lines
@@ -52,6 +53,8 @@ def _fix_one(source: Source, rules: str | None, *, diff: bool) -> bool:
         raise _NotFixed("standard input cannot be rewritten")
     if compression_of(source.name) is not None:
         raise _NotFixed("a compressed file is not rewritten in place")
+    if is_url(source.where):
+        raise _NotFixed(wording.URL_NOT_REWRITTEN)
     encoding = codecs.lookup(source.encoding).name if source.encoding is not None else "utf-8"
     try:
         with open(source.name, "rb") as stream:

@@ -24,6 +24,7 @@ read so far, and the games before the cap is hit are read.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import enum
 import gzip
 import importlib
@@ -35,6 +36,7 @@ import zlib
 from typing import Any, BinaryIO, cast
 
 from keilref.records.limits import MAX_GAME_BYTES
+from keilref.records.remote import is_url, open_url, spooled_copy
 
 __all__ = [
     "BOMB_RATIO",
@@ -159,9 +161,11 @@ class _Decompressing(io.RawIOBase):
     than was asked for, whatever the data expands to.
     """
 
-    def __init__(self, path: str, compression: Compression) -> None:
+    def __init__(self, path: str, compression: Compression, *, remove: bool = False) -> None:
         super().__init__()
         self._path = path
+        self._remove = remove
+        """Whether ``path`` is a copy of this stream's own, removed as it closes."""
         self._compression = compression
         self._source = _Counted(path)
         try:
@@ -269,6 +273,9 @@ class _Decompressing(io.RawIOBase):
                 self._inner.close()
             finally:
                 self._source.close()
+                if self._remove:
+                    with contextlib.suppress(OSError):
+                        os.unlink(self._path)
                 super().close()
 
 
@@ -486,6 +493,16 @@ def open_record_file(path: str) -> BinaryIO:
     :class:`OSError` naming the fault.
     """
     compression = compression_of(path)
+    if is_url(path):
+        if compression is None:
+            return open_url(path)
+        # Copied first, compressed: measured against its cap as a local file is.
+        copy = spooled_copy(path)
+        try:
+            return cast(BinaryIO, _Decompressing(copy, compression, remove=True))
+        except BaseException:
+            os.unlink(copy)
+            raise
     if compression is None:
         return open(path, "rb")
     return cast(BinaryIO, _Decompressing(path, compression))

@@ -32,6 +32,8 @@ import stat
 import tempfile
 from dataclasses import dataclass
 
+from keilref import wording
+from keilref.records.remote import is_url
 from keilref.escaping import shown_name
 from keilref.files import FMT_TEMP_SUFFIX
 
@@ -92,6 +94,8 @@ def replace_file(
     Raises :class:`ReplaceError`, with the file untouched, when any rule of
     the module's docstring forbids the rewrite or the writing fails.
     """
+    if is_url(path):
+        raise ReplaceError(f"{shown_name(path)}: {wording.URL_NOT_REWRITTEN}")
     if os.path.islink(path) and not follow_symlinks:
         raise ReplaceError(symlink_refused(path))
     target = os.path.realpath(path)

@@ -18,15 +18,18 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, cast
 
+from keilref import wording
 from keilref.errors import RecordError
 from keilref.escaping import one_line, shown_name
 from keilref.files import is_temporary, refusal
+from keilref.records.columns import table_rows
 from keilref.records.compression import RECORD_PATTERNS, compression_of, open_record_file
+from keilref.records.remote import find_objects, is_url
 from keilref.records.abstract_games import MATCH_SUFFIXES
 from keilref.records.sniffing import iter_source
 from keilref.records.record import Record
@@ -98,6 +101,13 @@ class Source:
     """Where its bytes are when not at ``name``: :data:`STDIN` for standard
     input named by ``--stdin-filename`` (an editor's buffer), so that it is
     reported, and its settings chosen, under the file's name; or a copy."""
+    column: str | None = field(default=None, kw_only=True)
+    """The column of a table (Parquet, Arrow IPC, JSON Lines) whose rows hold
+    the record text, each row read as a file of its own (see
+    :mod:`keilref.records.columns`); ``None``: the file is records."""
+    row: int | None = field(default=None, kw_only=True)
+    """With :attr:`column`: this source is that one row of the table (read
+    again for an output that shows games, such as the HTML report's boards)."""
 
     @property
     def where(self) -> str:
@@ -115,6 +125,8 @@ class Source:
         The caller closes it, unless it is standard input."""
         if self.unreadable is not None:
             raise OSError(0, self.unreadable, self.name)
+        if self.row is not None:
+            return cast(BinaryIO, io.BytesIO(_row_text(self)))
         if self.is_stdin:
             if _kept_stdin is not None:
                 _kept_stdin.seek(0)
@@ -139,8 +151,25 @@ class Source:
             if not self.is_stdin:
                 stream.close()
 
+    def rows(self) -> Iterator[tuple[str, bytes | RecordError]]:
+        """Each row of a table source (:attr:`column`): the name it goes by
+        (:func:`keilref.wording.in_row`) and its record text, or the error
+        that stands for its games. ``OSError`` for a fault of the whole file."""
+        assert self.column is not None
+        if self.unreadable is not None:
+            raise OSError(0, self.unreadable, self.name)
+        for number, text in table_rows(self.where, self.column, self.open):
+            name = wording.in_row(self.name, number)
+            yield name, (text if isinstance(text, bytes) else RecordError(text, 1, 1, filename=name))
+
     def size(self) -> int | None:
-        if self.unreadable is not None or self.is_stdin or compression_of(self.where) is not None:
+        if (
+            self.unreadable is not None
+            or self.is_stdin
+            or self.column is not None
+            or is_url(self.where)
+            or compression_of(self.where) is not None
+        ):
             return None  # the size of the text is not known before reading it
         try:
             return os.path.getsize(self.where)
@@ -295,6 +324,8 @@ def _expand_path(
 ) -> list[Source]:
     if given == STDIN:
         return [Source(STDIN)]
+    if is_url(given):
+        return _expand_url(given, suffix, compressed)
     p = Path(given)
     try:
         is_dir, exists = p.is_dir(), p.exists()
@@ -322,6 +353,21 @@ def _expand_path(
             raise PathError(f"{shown_name(given)}: not a regular file (a device or socket is never read)")
         return [Source(given)]
     raise PathError(f"{shown_name(given)}: no such file or directory")
+
+
+def _expand_url(given: str, suffix: str, compressed: bool) -> list[Source]:
+    """A URL as a path: one object as it is named (reading it says whether it
+    is there), or a prefix searched for records as a directory is."""
+    endings = tuple(p.lstrip("*") for p in RECORD_PATTERNS) if compressed and suffix == ".keil" else (suffix,)
+    try:
+        found = find_objects(given, endings)
+    except OSError as e:
+        raise PathError(f"{shown_name(given)}: {e.strerror or e}") from None
+    if found is None:
+        return [Source(given)]
+    if not found:
+        raise PathError(f"{shown_name(given)}: holds no {suffix} records")
+    return [Source(url) for url in found]
 
 
 def _excluded(name: str, relative: str, patterns: tuple[str, ...]) -> bool:
@@ -404,15 +450,60 @@ def _tree(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, l
 
 
 def unreadable_error(source: Source, e: OSError) -> RecordError:
-    what = "directory" if source.unreadable is not None and os.path.isdir(source.name) else "file"
+    what = "directory" if source.unreadable is not None and not is_url(source.name) and os.path.isdir(source.name) else "file"
     return RecordError(f"cannot read {what}: {e.strerror or e}", 1, 1, filename=source.name)
 
 
 def read_source(source: Source) -> Iterator[Record | RecordError]:
     """The games of one source; an unreadable file gives one error."""
+    if source.column is not None and source.row is None:
+        yield from _read_rows(source)
+        return
     try:
         with source.reading() as stream:
             yield from iter_source(stream, source.name)
+    except OSError as e:
+        yield unreadable_error(source, e)
+
+
+def row_source(sources: Mapping[str, Source], name: str) -> Source | None:
+    """The source of one row of a table among ``sources``, by the name its
+    verdicts give it (:func:`keilref.wording.in_row`); ``None`` for any other name."""
+    parts = wording.row_of(name)
+    table = None if parts is None else sources.get(parts[0])
+    if parts is None or table is None or table.column is None:
+        return None
+    return dataclasses.replace(table, name=name, row=parts[1], read_from=table.where)
+
+
+_cursor: list[object] = []
+"""The table last read row by row: its key, its rows iterator and the last row taken,
+so that rows read again in order (as a report reads them) cost one pass over the table."""
+
+
+def _row_text(source: Source) -> bytes:
+    assert source.column is not None and source.row is not None
+    table = dataclasses.replace(source, name=source.where, read_from=None, row=None)
+    key = (table.where, table.column, table.encoding)
+    if not _cursor or _cursor[0] != key or cast(int, _cursor[2]) >= source.row:
+        _cursor[:] = [key, table_rows(table.where, source.column, table.open), 0]
+    rows = cast(Iterator[tuple[int, "bytes | str"]], _cursor[1])
+    for number, text in rows:
+        _cursor[2] = number
+        if number == source.row:
+            return text if isinstance(text, bytes) else b""
+    _cursor.clear()
+    raise OSError(0, wording.no_such_row(source.row), source.name)
+
+
+def _read_rows(source: Source) -> Iterator[Record | RecordError]:
+    """The games of a table source, row by row, each row named as its own file."""
+    try:
+        for name, text in source.rows():
+            if isinstance(text, RecordError):
+                yield text
+            else:
+                yield from iter_source(io.BytesIO(text), name)
     except OSError as e:
         yield unreadable_error(source, e)
 

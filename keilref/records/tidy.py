@@ -28,6 +28,7 @@ from typing import BinaryIO
 
 from keilref.records.sources import Source, decoding_fault
 from keilref.records.compression import compression_of
+from keilref.records.remote import is_url
 from keilref.escaping import shown_name
 from keilref.errors import RecordError
 from keilref.records.inplace import FileState, ReplaceError, replace_file
@@ -128,6 +129,8 @@ def format_source(
         raise FormatError(f"{shown_name(source.name)}: a compressed file is not rewritten in place (decompress it first)")
     if write and source.is_stdin:
         raise FormatError("standard input cannot be rewritten in place")
+    if write and is_url(source.where):
+        raise FormatError(f"{shown_name(source.name)}: {wording.URL_NOT_REWRITTEN}")
     original, state, kept = _read(source, keep_open=write)
     try:
         return _format(
@@ -264,7 +267,7 @@ def _read(source: Source, *, keep_open: bool = False) -> tuple[bytes, FileState 
             # Taken before reading: a write during the read shows as a change.
             # A compressed file is never rewritten (format_source refuses it), and
             # a decompressing stream has no descriptor: its state is not needed.
-            plain = compression_of(source.where) is None
+            plain = compression_of(source.where) is None and not is_url(source.where)
             state = FileState.of(os.fstat(stream.fileno())) if ours and plain else None
             data = stream.read()
         except BaseException:

@@ -79,6 +79,10 @@ class Batch:
     run: CutRun | None = None
     """Set instead of ``games``: games as the native cut found them, made
     into games by the worker (so the main process only passes bytes on)."""
+    parts: tuple[Batch, ...] = ()
+    """Set instead of ``games``: consecutive rows of a table (``--column``),
+    each a batch of its own file, sent as one unit of work (a row often
+    holds one game, too few to be worth a hand-off)."""
 
     def pieces(self) -> Sequence[GameBytes]:
         """The batch's games."""
@@ -88,6 +92,9 @@ class Batch:
 def _batches(sources: Sequence[Source], *, runs: bool = False) -> Iterator[Batch]:
     shapes = group_shapes(sources)
     for number, source in enumerate(sources):
+        if source.column is not None and source.row is None:
+            yield from _row_batches(source)
+            continue
         mine = shapes.of(number)
         index = 1
         games: list[GameBytes] = []
@@ -120,23 +127,51 @@ def _batches(sources: Sequence[Source], *, runs: bool = False) -> Iterator[Batch
             yield Batch(source.name, index, tuple(games), nbytes, rules=source.rules, shapes=mine)
 
 
+def _row_batches(source: Source) -> Iterator[Batch]:
+    """A table's rows, each cut as a file of its own, grouped into batches of
+    about :data:`BATCH_GAMES` games; a fault of the whole table after them."""
+    rows: list[Batch] = []
+    games = nbytes = 0
+    try:
+        for name, text in source.rows():
+            if isinstance(text, RecordError):
+                rows.append(Batch(name, 1, (), 0, text))
+                games += 1
+            else:
+                pieces = tuple(split_source(io.BytesIO(text), name))
+                rows.append(Batch(name, 1, pieces, len(text), rules=source.rules))
+                games += len(pieces)
+                nbytes += len(text)
+            if games >= BATCH_GAMES or nbytes >= BATCH_BYTES:
+                yield Batch(rows[0].file, 1, (), nbytes, rules=source.rules, parts=tuple(rows))
+                rows, games, nbytes = [], 0, 0
+    except OSError as e:
+        if rows:
+            yield Batch(rows[0].file, 1, (), nbytes, rules=source.rules, parts=tuple(rows))
+        yield Batch(source.name, 1, (), 0, unreadable_error(source, e))
+        return
+    if rows:
+        yield Batch(rows[0].file, 1, (), nbytes, rules=source.rules, parts=tuple(rows))
+
+
 def check_batch(batch: Batch, rules: str | None) -> list[Verdict]:
     """Parse and adjudicate one batch. Runs in a worker process, or inline."""
-    file = batch.file
     return _judged(
-        batch, rules, lambda facts, piece, index: verdict_of(facts, piece, file=file, game=index), lambda v: v
+        batch, rules, lambda facts, piece, index, file: verdict_of(facts, piece, file=file, game=index), lambda v: v
     )
 
 
 def _judged(
     batch: Batch,
     rules: str | None,
-    of_facts: Callable[[Facts, GameBytes, int], _T],
+    of_facts: Callable[[Facts, GameBytes, int, str], _T],
     of_verdict: Callable[[Verdict], _T],
 ) -> list[_T]:
     """What ``of_verdict`` makes of each game's verdict in a batch, in order;
     for a game the native path certified (see :mod:`keilref.referee.native`),
-    what ``of_facts`` makes of its facts, bytes and index instead."""
+    what ``of_facts`` makes of its facts, bytes, index and file instead."""
+    if batch.parts:
+        return [item for part in batch.parts for item in _judged(part, rules, of_facts, of_verdict)]
     judge = native_judge(rules if rules is not None else batch.rules)
     if judge is None or batch.shapes is not None or batch.failure is not None:
         return [of_verdict(verdict) for _, _, verdict in checked_games(batch, rules)]
@@ -145,7 +180,7 @@ def _judged(
     for piece in batch.pieces():
         facts = facts_of(judge, piece)
         if facts is not None:
-            out.append(of_facts(facts, piece, index))
+            out.append(of_facts(facts, piece, index, batch.file))
             index += 1
             continue
         judged = _checked_piece(batch, piece, index, rules)
@@ -160,6 +195,10 @@ def checked_games(
 ) -> Iterator[tuple[GameBytes | None, Record | None, Verdict]]:
     """Each game of a batch: its bytes, its record (``None`` when it cannot be
     read) and its verdict. For work that needs more of a game than its verdict."""
+    for part in batch.parts:
+        yield from checked_games(part, rules)
+    if batch.parts:
+        return
     if batch.failure is not None:
         yield None, None, adjudicate(batch.failure, file=batch.file, game=batch.first_game)
         return
@@ -285,8 +324,7 @@ def _each_verdict(batch: Batch, *, rules: str | None, each: Callable[[Verdict], 
     rendered: Callable[[Facts, GameBytes, str, int], _T] | None = getattr(each, "of_facts", None)
     if rendered is None:
         return [each(v) for v in check_batch(batch, rules)]
-    file = batch.file
-    return _judged(batch, rules, lambda facts, piece, index: rendered(facts, piece, file, index), each)
+    return _judged(batch, rules, lambda facts, piece, index, file: rendered(facts, piece, file, index), each)
 
 
 def map_batches(
