@@ -88,6 +88,7 @@ class Told:
     def __init__(self, fmt: str, *args: str) -> None:
         self.fmt = fmt
         if FORMATS[fmt].binary:
+            pytest.importorskip("pyarrow", reason="the table needs the arrow extra")
             target = Path(f"told{FORMATS[fmt].extension}")
             result = run("check", "--format", fmt, "-o", str(target), *args)
             self.exit_code = result.exit_code
