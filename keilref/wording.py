@@ -1262,3 +1262,13 @@ def legal_turn_doc(player: Color, move: str) -> str:
 def move_number_doc(player: Color) -> str:
     """The next move number offered: ``the number before Black's turn``."""
     return f"The number before {player.name.capitalize()}'s turn."
+
+
+def needs_extra(what: str, extra: str, package: str) -> str:
+    """What is missing for ``what`` (``--format parquet``): an optional extra."""
+    return f"{what} needs {package}, which is not installed: pip install 'keilref[{extra}]'"
+
+
+def binary_needs_file(format_name: str) -> str:
+    """A binary format asked for without ``-o``."""
+    return f"--format {format_name} writes a binary file: give it with -o FILE (such as -o verdicts.{format_name})"

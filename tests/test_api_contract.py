@@ -90,6 +90,22 @@ def check_bag(value: object, **kwargs: object) -> object:
         return call(keilref.dask.check_bag, value, **kwargs)
 
 
+HAVE_ARROW = importlib.util.find_spec("pyarrow") is not None
+"""keilref.arrow is the optional extra's: its contract is driven where it is installed."""
+
+
+def RECORD_BATCH() -> object:  # noqa: N802 - read as the constant it stands for
+    import pyarrow as pa
+
+    return pa.record_batch({"record": [CORNER_KO.read_text(encoding="utf-8"), None], "id": ["a", "b"]})
+
+
+def arrow_call(name: str, *args: object, **kwargs: object) -> object:
+    import keilref.arrow
+
+    return call(getattr(keilref.arrow, name), *args, **kwargs)
+
+
 def call(function: Callable[..., object], *args: object, **kwargs: object) -> object:
     """``function(*args, **kwargs)``, the arguments unchecked: hostile on purpose."""
     return function(*args, **kwargs)
@@ -310,6 +326,21 @@ CONTRACT: dict[str, Contract] = {
             lambda v: check_bag([CORNER_KO], npartitions=v),
         ),
     ),
+    "arrow.check_batch": Contract(
+        (TypeError, KeyError, keilref.ConfigError),
+        (
+            lambda v: arrow_call("check_batch", v),
+            lambda v: arrow_call("check_batch", RECORD_BATCH(), column=v),
+            lambda v: arrow_call("check_batch", RECORD_BATCH(), rules=v),
+            lambda v: arrow_call("check_batch", RECORD_BATCH(), file=v),
+            lambda v: arrow_call("check_batch", RECORD_BATCH(), first_row=v),
+            lambda v: arrow_call("check_batch", RECORD_BATCH(), name_column=v),
+        ),
+    ),
+    "arrow.verdict_batch": Contract(
+        (TypeError,),
+        (lambda v: arrow_call("verdict_batch", v),),
+    ),
     "svg.board": Contract(
         (TypeError, ValueError),
         (
@@ -321,7 +352,7 @@ CONTRACT: dict[str, Contract] = {
     ),
 }
 
-EXTRA = {"dask.check_bag", "svg.board"}
+EXTRA = {"dask.check_bag", "svg.board", "arrow.check_batch", "arrow.verdict_batch"}
 """Public functions outside ``keilref.__all__`` that the contract covers too."""
 
 
@@ -374,6 +405,8 @@ def assert_within_contract(name: str, value: object, contract: Contract | None =
 def test_a_public_name_raises_only_its_documented_errors(name: str, value: object) -> None:
     if name == "dask.check_bag" and not HAVE_DASK:
         pytest.skip("the dask extra is not installed")
+    if name.startswith("arrow.") and not HAVE_ARROW:
+        pytest.skip("the arrow extra is not installed")
     assert_within_contract(name, value)
 
 

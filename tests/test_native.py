@@ -252,6 +252,14 @@ def _normal(text: bytes) -> bytes:
 def test_a_check_prints_the_same_bytes_with_the_native_path_on_and_off(tmp_path: Path, fmt: str) -> None:
     archive = tmp_path / "mixed.keil"
     archive.write_text(_archive(21, 150), encoding="utf-8")
+    if FORMATS[fmt].binary:  # a table: the same rows either way
+        pq = pytest.importorskip("pyarrow.parquet", reason="the table needs the arrow extra")
+        for strict in ((), ("--strict",)):
+            tables = [tmp_path / f"{native}.parquet" for native in "10"]
+            for native, table in zip("10", tables):
+                assert _check(native, "-f", fmt, "-o", str(table), *strict, str(archive), str(ROOT / "records"))[0] == 1
+            assert pq.read_table(tables[0]).equals(pq.read_table(tables[1]))
+        return
     for strict in ((), ("--strict",)):
         on = _check("1", "-f", fmt, *strict, str(archive), str(ROOT / "records"))
         off = _check("0", "-f", fmt, *strict, str(archive), str(ROOT / "records"))

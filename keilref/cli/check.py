@@ -6,6 +6,7 @@ import dataclasses
 import os
 import sys
 import types
+import dataclasses
 from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Annotated, NoReturn, Optional, TextIO
@@ -18,6 +19,7 @@ from keilref.cli.terminal import Interrupts, workflow_commands
 from keilref.formats import FORMATS, CheckOptions
 from keilref.formats.tally import Tally
 from keilref import wording
+from keilref.errors import KeilrefError
 from keilref.escaping import shown_name
 
 from keilref.project import Found, Project
@@ -202,6 +204,10 @@ def _check(
     chosen = FORMATS[options.format]
     if not sources:
         raise Failed(EXIT_USAGE)  # each path's error is said
+    if chosen.binary:
+        if target is None:
+            fail(wording.binary_needs_file(chosen.name))
+        options = dataclasses.replace(options, binary_output=target.binary)
     if chosen.rereads and any(s.is_stdin for s in sources):
         keep_stdin()
     try:
@@ -211,7 +217,10 @@ def _check(
         printed: Callable[[str], object] = (
             workflow_commands(screen) if chosen.runner_commands else (lambda text: typer.echo(text, nl=False))
         )
-        tally = Tally(printed if target is None else target.write, options)
+        try:
+            tally = Tally(printed if target is None else target.write, options)
+        except KeilrefError as e:  # the format cannot be written here (a missing extra)
+            fail(str(e))
         interrupted = False
         try:
             # A report to a file leaves the terminal free for a progress bar.

@@ -11,7 +11,7 @@ import importlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, ClassVar, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from keilref.records.sources import Source
@@ -47,12 +47,14 @@ class CheckOptions:
     sources: Mapping[str, Source] = field(default_factory=dict)
     """The sources checked, by the name their verdicts carry: a writer that
     reads the games again (the HTML report) reads them as the check did."""
+    binary_output: BinaryIO | None = None
+    """Where a binary format (:attr:`OutputFormat.binary`) writes its bytes: the ``-o`` file."""
 
     def for_workers(self) -> CheckOptions:
         """These options as a worker process needs them: without the sources
-        (sent with every batch, they would cost more than the games) and
-        without the main process's ``warn``."""
-        return dataclasses.replace(self, sources={}, warn=None)
+        (sent with every batch, they would cost more than the games), the
+        main process's ``warn`` and its output file."""
+        return dataclasses.replace(self, sources={}, warn=None, binary_output=None)
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,11 @@ class Writer:
         raise NotImplementedError(f"{cls.__name__} cannot read its output back")
 
     @classmethod
+    def read_bytes(cls, data: bytes) -> Causes:
+        """:meth:`read_back` for a binary format's output (only tests read it)."""
+        return cls.read_back(data.decode("utf-8"))
+
+    @classmethod
     def read_places(cls, text: str) -> Places | None:
         """Where this format's output places each listed game's faults, as
         :meth:`read_back` reads the games; ``None`` for a format that names
@@ -220,6 +227,9 @@ class OutputFormat:
     """Whether its lines are a CI runner's workflow commands by design (GitHub
     annotations, each part escaped): the one output that may start a line with
     ``::``, and only with the commands it builds."""
+    binary: bool = False
+    """Whether it is bytes, not text (a Parquet table): written only to a file
+    given with ``-o``, never to a terminal or a pipe of text."""
 
     def writer_class(self) -> type[Writer]:
         """Its writer's class, its module imported now."""
@@ -252,6 +262,10 @@ FORMATS: dict[str, OutputFormat] = {
             "checkstyle", "document", ".xml", False, "keilref.formats.checkstyle:CheckstyleWriter", "Checkstyle XML"
         ),
         OutputFormat("tap", "line", ".tap", True, "keilref.formats.tap:TapWriter", "TAP 14, a test point per game"),
+        OutputFormat(
+            "parquet", "document", ".parquet", True, "keilref.formats.parquet:ParquetWriter",
+            "the verdict table as Parquet (needs -o and the arrow extra)", binary=True,
+        ),
     )
 }
 """Every output format of ``check``, in the order ``--help`` lists them: the

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from keilref.formats import Causes, CheckOptions, Places, Writer
 from keilref.escaping import json_text, shown_name
 from keilref.referee.verdict import Status, Verdict
 
 
-def json_line(v: Verdict) -> str:
+def json_data(v: Verdict) -> dict[str, Any]:
+    """The facts of the JSON line, as a dictionary (the verdict table's rows are made from it)."""
     data = v.to_json()
     data["file"] = shown_name(v.file)  # a name that is not UTF-8 cannot be written as it is
-    return json_text(data)
+    return data
+
+
+def json_line(v: Verdict) -> str:
+    return json_text(json_data(v))
 
 
 class JsonLinesWriter(Writer):
