@@ -24,12 +24,13 @@ from typing import Any
 
 import pyarrow as pa
 
-from keilref.errors import wrong_type
+from keilref import wording
+from keilref.errors import RecordError, wrong_type
 from keilref.formats.jsonl import json_data
 from keilref.referee.batches import check_text
-from keilref.referee.verdict import Verdict
+from keilref.referee.verdict import Verdict, error_verdict
 
-__all__ = ["VERDICT_SCHEMA", "check_batch", "row_name", "verdict_batch", "verdict_batches"]
+__all__ = ["VERDICT_SCHEMA", "check_batch", "verdict_batch", "verdict_batches"]
 
 _PLACE = [pa.field("line", pa.int64()), pa.field("column", pa.int64())]
 _ILLEGAL = [
@@ -123,11 +124,6 @@ def verdict_batches(verdicts: Iterable[Verdict], rows: int = 8192, *, strict: bo
         yield verdict_batch(held, strict=strict)
 
 
-def row_name(file: str, row: int) -> str:
-    """What the games of row ``row`` (counted from 1) of ``file`` are reported under."""
-    return f"{file}#row={row}"
-
-
 def _column(batch: pa.RecordBatch | pa.Table, name: object, what: str, *, text: bool = False) -> Any:
     if not isinstance(name, str):
         raise wrong_type(what, name, "a column's name (a str)")
@@ -136,7 +132,7 @@ def _column(batch: pa.RecordBatch | pa.Table, name: object, what: str, *, text: 
     kind = batch.schema.field(name).type
     if text and not any(test(kind) for test in (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary,
                                                  pa.types.is_large_binary)):
-        raise TypeError(f"column {name!r} holds {kind}, not record text")
+        raise TypeError(wording.column_not_text(name, str(kind)))
     return batch.column(name)
 
 
@@ -157,8 +153,10 @@ def check_batch(
     checks a file, under ``rules`` when given (``--rules``), ``fails`` as
     strict as ``strict`` (``--strict``). Its games are
     reported under ``name_column``'s value where one is given (a path or an
-    identifier the data carries), else as ``file#row=N``, the rows counted
-    from ``first_row``. A null row holds no game. A column that is missing
+    identifier the data carries), else as ``file#row=N`` (as ``check --column``
+    names a table's rows), the rows counted
+    from ``first_row``. A null row is an error for that row, as the command
+    says it. A column that is missing
     or does not hold text raises ``KeyError`` or ``TypeError``, as does an
     argument of the wrong type: the batch, not a game, is wrong; ``rules``
     that name no rule set raise :class:`~keilref.ConfigError`.
@@ -173,8 +171,11 @@ def check_batch(
     names = [None] * len(texts) if name_column is None else _column(batch, name_column, "name_column").to_pylist()
     verdicts: list[Verdict] = []
     for n, (text, name) in enumerate(zip(texts, names)):
+        where = str(name) if name is not None else wording.in_row(file, first_row + n)
         if text is None:
+            # As check --column says of a null row: an error that stands for its games.
+            missing = RecordError(wording.column_not_text(column, "null"), 1, 1, filename=where)
+            verdicts.append(error_verdict(missing, file=where, game=1))
             continue
-        where = str(name) if name is not None else row_name(file, first_row + n)
         verdicts.extend(check_text(text, rules, filename=where))
     return verdict_batch(verdicts, strict=strict)

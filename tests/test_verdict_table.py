@@ -244,18 +244,20 @@ def test_check_batch_checks_each_row_as_a_file_of_its_own() -> None:
     assert check_batch(batch).schema == VERDICT_SCHEMA
     assert [(r["file"], r["game"], r["status"]) for r in rows] == [
         ("batch#row=1", 1, "illegal"),
+        ("batch#row=2", 1, "error"),
         ("batch#row=3", 1, "illegal"),
         ("batch#row=3", 2, "illegal"),
         ("batch#row=4", 1, "error"),
     ]
     # Lines count within the row: the second game of row 3 starts on its line 8.
-    assert [r["illegal"]["line"] for r in rows[1:3]] == [6, 13]
-    assert rows[3]["error"]["line"] == 1
+    assert [r["illegal"]["line"] for r in rows[2:4]] == [6, 13]
+    assert rows[1]["error"]["message"] == "column 'record' holds null, not record text (strings)"
+    assert rows[4]["error"]["line"] == 1
     named = check_batch(batch, name_column="id", first_row=7).to_pylist()
-    assert [r["file"] for r in named] == ["g", "two", "two", "bad"]
+    assert [r["file"] for r in named] == ["g", "n", "two", "two", "bad"]
     assert [r["file"] for r in check_batch(batch, file="part-3", first_row=101).to_pylist()][:2] == [
         "part-3#row=101",
-        "part-3#row=103",
+        "part-3#row=102",
     ]
 
 
@@ -284,5 +286,24 @@ def test_check_batch_refuses_a_column_that_is_not_text() -> None:
 
     with pytest.raises(KeyError, match="no column 'record'"):
         check_batch(pa.table({"text": [SMALL]}))
-    with pytest.raises(TypeError, match="holds int64, not record text"):
+    with pytest.raises(TypeError, match=r"holds int64, not record text \(strings\)"):
         check_batch(pa.table({"record": [1]}))
+
+
+def test_check_batch_gives_the_rows_check_column_gives(tmp_path: Path) -> None:
+    """A table of records checked by the command (``--column``, then
+    ``--format parquet``) and by ``check_batch`` on the same table: one table."""
+    from keilref.arrow import check_batch
+
+    source = tmp_path / "records.parquet"
+    records = pa.table({"record": [GAME, SMALL + "\n" + SMALL, None, "[Rules"]})
+    pq.write_table(records, source)
+    target = tmp_path / "verdicts.parquet"
+    result = run("check", "--column", "record", "-f", "parquet", "-o", str(target), str(source))
+    assert result.exit_code == EXIT_FAILED
+    by_command = pq.read_table(target)
+    by_batch = check_batch(records, file=str(source))
+    assert by_command.column("file").to_pylist()[:3] == [f"{source}#row=1", f"{source}#row=2", f"{source}#row=2"]
+    assert by_command.to_pylist() == pa.Table.from_batches([by_batch]).to_pylist()
+    null = by_command.to_pylist()[3]
+    assert (null["file"], null["status"], null["error"]["line"]) == (f"{source}#row=3", "error", 1)
