@@ -22,16 +22,22 @@ every worker.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 import dask.bag as db
-from distributed import Client
+from dask.bag.core import finalize as bag_finalize
+from distributed import Client, KilledWorker
 from distributed.comm.addressing import parse_address, parse_host_port
 
-from keilref.referee.batches import check_file, check_sources
+from keilref import wording
+from keilref.records.native_cut import native_off
+from keilref.referee.batches import Batch, check_file, cut_batches, judged_batch
 from keilref.records.sources import STDIN, PathError, Source, expand_paths
 from keilref.errors import wrong_type
 from keilref.escaping import shown_name
@@ -43,6 +49,7 @@ WAIT_FOR_WORKERS = 30.0
 """Seconds to wait for a first worker when the scheduler has none."""
 
 _GLOB_CHARACTERS = frozenset("*?[")
+_T = TypeVar("_T")
 
 
 class ClusterError(Exception):
@@ -151,8 +158,27 @@ def check_bag(
     if rules is not None:
         find_rules(rules)
     items = [(os.path.abspath(name), name) for name in find_files(paths_or_glob)]
-    bag: db.Bag = db.from_sequence(items, npartitions=npartitions).map(check_located, rules=rules).flatten()
-    return bag
+    bag = db.from_sequence(items, npartitions=npartitions).map_partitions(_checked_files, rules=rules)
+    return _Bag(bag.dask, bag.name, bag.npartitions)
+
+
+class _Bag(db.Bag):
+    """A bag whose computed elements come to the client as one pickle (see
+    :class:`_Whole`), not one message part per verdict."""
+
+    def __dask_postcompute__(self) -> tuple[Callable[[Any], Any], tuple[()]]:
+        return _gathered, ()
+
+
+def _gathered(results: Any) -> Any:
+    """Dask's own end of a bag's computation, its list sent whole."""
+    out = bag_finalize(results)
+    return _Whole(out) if type(out) is list else out
+
+
+def _checked_files(items: Iterable[tuple[str, str]], rules: str | None) -> _Whole:
+    """Runs on a worker: a partition's files checked, their verdicts as one list."""
+    return _Whole(v for item in items for v in check_located(item, rules))
 
 
 @contextlib.contextmanager
@@ -189,6 +215,7 @@ def check_on_cluster(
     *,
     rules: str | None = None,
     on_progress: Callable[[int], None] | None = None,
+    on_crash: Callable[[str], None] | None = None,
 ) -> Iterator[Verdict]:
     """Every game's verdict, in input order, computed by the cluster at ``address``.
 
@@ -197,25 +224,136 @@ def check_on_cluster(
     same order. Raises :class:`ClusterError`, with one line saying why, when
     the cluster cannot be reached or fails on the way.
     """
+    for verdicts in judged_on_cluster(
+        sources, address, _the_verdict, rules=rules, on_progress=on_progress, on_crash=on_crash
+    ):
+        yield from verdicts
+
+
+def _the_verdict(v: Verdict) -> Verdict:
+    return v
+
+
+def judged_on_cluster(
+    sources: Sequence[Source],
+    address: str,
+    each: Callable[[Verdict], _T],
+    *,
+    rules: str | None = None,
+    on_progress: Callable[[int], None] | None = None,
+    on_crash: Callable[[str], None] | None = None,
+) -> Iterator[list[_T]]:
+    """What ``each`` makes of every game's verdict, a batch at a time in input
+    order, made by the workers of the cluster at ``address``: what
+    ``keilref check --scheduler`` runs, as
+    :func:`~keilref.referee.batches.judged_batches` is what ``--jobs`` runs.
+
+    The workers make each verdict into what ``each`` makes of it (a writer's
+    text), so only that crosses to this process, and each task holds
+    :data:`TASK_BYTES` of games, so that Dask's cost per task is small beside
+    the task's work. A task whose worker died on every try (a crash in native
+    code, the memory killer) is checked here by the Python referee, and
+    ``on_crash`` is told which games those were: no game is lost. Raises
+    :class:`ClusterError` when the cluster cannot be reached or fails otherwise.
+    """
     with connect(address) as client:
-        threads = sum(client.nthreads().values())
-        if threads == 0:
-            try:
-                client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
-            except Exception:  # noqa: BLE001
-                raise ClusterError(
-                    f"the Dask scheduler at {address} has no workers (waited {WAIT_FOR_WORKERS:.0f} s)"
-                ) from None
-            threads = sum(client.nthreads().values())
-        executor = client.get_executor(pure=False)
+        threads = _threads(client, address)
+        window = max(threads, 1) * IN_FLIGHT_PER_THREAD
+        work = functools.partial(_judged_chunk, rules=rules, each=each)
+        pending: deque[tuple[Any, list[Batch]]] = deque()
         try:
-            yield from check_sources(
-                sources, rules=rules, jobs=threads, on_progress=on_progress, executor=executor
-            )
+            for chunk in _chunks(sources):
+                pending.append((client.submit(work, chunk, pure=False), chunk))
+                while len(pending) >= window:
+                    yield from _collect(pending.popleft(), work, on_progress, on_crash)
+            while pending:
+                yield from _collect(pending.popleft(), work, on_progress, on_crash)
+        except ClusterError:
+            raise
         except Exception as e:  # noqa: BLE001
-            # check_batch keeps every game's fault to its verdict: what reaches here is the cluster's.
+            # judged_batch keeps every game's fault to its verdict: what reaches here is the cluster's.
             hint = " (is keilref installed on every worker?)" if isinstance(e, ImportError) else ""
             raise ClusterError(f"the Dask cluster at {address} failed: {_words(e)}{hint}") from None
+        finally:
+            for future, _ in pending:
+                future.cancel()
+
+
+TASK_BYTES = 4 << 20
+"""Input bytes per cluster task: a batch of a local run is a few milliseconds'
+work for the compiled referee, about what Dask spends on a task; this many
+bytes are a tenth of a second or more."""
+IN_FLIGHT_PER_THREAD = 3
+"""Tasks sent ahead per worker thread, so that none waits for its next."""
+
+
+def _threads(client: Client, address: str) -> int:
+    threads = sum(client.nthreads().values())
+    if threads == 0:
+        try:
+            client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
+        except Exception:  # noqa: BLE001
+            raise ClusterError(
+                f"the Dask scheduler at {address} has no workers (waited {WAIT_FOR_WORKERS:.0f} s)"
+            ) from None
+        threads = sum(client.nthreads().values())
+    return int(threads)
+
+
+def _chunks(sources: Sequence[Source]) -> Iterator[list[Batch]]:
+    """A local run's batches (the natively cut ones as their bytes), grouped
+    in input order into tasks of about :data:`TASK_BYTES`."""
+    chunk: list[Batch] = []
+    nbytes = 0
+    for batch in cut_batches(sources, runs=True):
+        chunk.append(batch)
+        nbytes += batch.nbytes
+        if nbytes >= TASK_BYTES:
+            yield chunk
+            chunk, nbytes = [], 0
+    if chunk:
+        yield chunk
+
+
+class _Whole(list):  # type: ignore[type-arg]
+    """A list that a worker sends whole, and that arrives as a plain list.
+    Dask sends a plain ``list`` item by item (a header and frames each),
+    which costs more than checking the games did; any other type goes as one
+    pickle."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[list[Any]], tuple[list[Any]]]:
+        return list, (list(self),)
+
+
+def _judged_chunk(chunk: list[Batch], *, rules: str | None, each: Callable[[Verdict], _T]) -> _Whole:
+    """Runs on a worker: each batch of a task judged as a local run's worker judges it."""
+    return _Whole(judged_batch(batch, rules=rules, each=each) for batch in chunk)
+
+
+def _collect(
+    sent: tuple[Any, list[Batch]],
+    work: Callable[[list[Batch]], _Whole],
+    on_progress: Callable[[int], None] | None,
+    on_crash: Callable[[str], None] | None,
+) -> Iterator[list[Any]]:
+    future, chunk = sent
+    try:
+        results: list[list[Any]] = future.result()
+        crashed = False
+    except KilledWorker:
+        # Dask tried the task on several workers and each died with it: a
+        # game that crashes native code, or more memory than a worker has.
+        with native_off():
+            results = work(chunk)
+        crashed = True
+    for batch, items in zip(chunk, results, strict=True):
+        if crashed and on_crash is not None:
+            on_crash(wording.worker_crashed(shown_name(batch.file), batch.first_game, len(items)))
+        if on_progress is not None:
+            on_progress(batch.nbytes)
+        yield items
 
 
 def _words(e: BaseException) -> str:
@@ -223,4 +361,12 @@ def _words(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
-__all__ = ["ClusterError", "check_bag", "check_located", "check_on_cluster", "connect", "find_files"]
+__all__ = [
+    "ClusterError",
+    "check_bag",
+    "check_located",
+    "check_on_cluster",
+    "connect",
+    "find_files",
+    "judged_on_cluster",
+]
