@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -150,6 +151,9 @@ def main() -> None:
     ap.add_argument("--skip", action="append", default=[], choices=["bag", "scheduler", "dataframe"])
     args = ap.parse_args()
     print(measuring())
+    if "dataframe" not in args.skip and not all(importlib.util.find_spec(m) for m in ("pandas", "pyarrow", "keilref.arrow")):
+        print("check_dataframe left out: pandas, pyarrow or keilref.arrow is missing (pip install -e '.[dask]')")
+        args.skip.append("dataframe")
     print(f"host: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
     try:
         import distributed  # noqa: F401
