@@ -445,7 +445,7 @@ cdef class Judge:
 
         The facts: ``(status, rules, size, komi, turns, declared, computed,
         counts, siblings, line offset, result offset, event, black, white,
-        round, date)``, where ``counts`` is ``(black stones, white stones,
+        round, date, site)``, where ``counts`` is ``(black stones, white stones,
         black territory, white territory, neutral, button holder)`` under the
         game's rules, ``siblings`` holds ``(rules, black territory, white
         territory, neutral)`` under each other rule set given (only for an
@@ -690,6 +690,7 @@ cdef class Judge:
             _value(data, vals, seen, T_WHITE),
             _value(data, vals, seen, T_ROUND),
             _value(data, vals, seen, T_DATE),
+            _value(data, vals, seen, T_SITE),
         )
 
 

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from keilref.formats import Causes, CheckOptions, Places, Writer
 from keilref.escaping import json_text, shown_name
 from keilref.referee.verdict import Status, Verdict
 
 
-def json_line(v: Verdict) -> str:
+def verdict_json(v: Verdict) -> dict[str, Any]:
+    """The facts of a JSON line, as data: the verdict table reads its columns here too."""
     data = v.to_json()
     data["file"] = shown_name(v.file)  # a name that is not UTF-8 cannot be written as it is
-    return json_text(data)
+    return data
+
+
+def json_line(v: Verdict) -> str:
+    return json_text(verdict_json(v))
 
 
 class JsonLinesWriter(Writer):

@@ -102,7 +102,7 @@ def verdict_of(facts: Facts, piece: GameBytes, *, file: str, game: int) -> Verdi
     whose facts the native judge returned (a test holds the two equal)."""
     (
         status, rules, size, komi2, turns, declared, computed, counts, siblings,
-        line_offset, result_offset, event, black, white, round_, date,
+        line_offset, result_offset, event, black, white, round_, date, site,
     ) = facts
     stones_b, stones_w, area_b, area_w, neutral, holder = counts
     komi = komi2 / 2
@@ -131,6 +131,7 @@ def verdict_of(facts: Facts, piece: GameBytes, *, file: str, game: int) -> Verdi
         white=white,
         round=round_,
         date=date,
+        site=site,
         result_at=None if result_offset < 0 else _place(piece, result_offset),
     )
 

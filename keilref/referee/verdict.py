@@ -123,6 +123,10 @@ class Verdict:
     """The ``Round`` tag, for standings (not in the JSON line, which predates it)."""
     date: str | None = None
     """The ``Date`` tag as written: the order ratings are computed in (not in the JSON line)."""
+    site: str | None = None
+    """The ``Site`` tag (in the verdict table, not in the JSON line)."""
+    game_id: str | None = None
+    """The ``GameId`` tag: a game's name on the site it was played (in the verdict table, not in the JSON line)."""
     result_at: tuple[int, int] | None = None
     """Line and column of the declared result (the token, else the ``Result`` tag)."""
     warnings_at: tuple[tuple[int, int], ...] = ()
@@ -293,8 +297,8 @@ def adjudicate(
     if isinstance(item, RecordError):
         return error_verdict(item, file=file, game=game, line=line)
     record = item
-    event, black, white, round_, date = (
-        record.tag_value(name) for name in ("Event", "Black", "White", "Round", "Date")
+    event, black, white, round_, date, site, game_id = (
+        record.tag_value(name) for name in ("Event", "Black", "White", "Round", "Date", "Site", "GameId")
     )
     from_position = has_position(record)
     try:
@@ -302,7 +306,8 @@ def adjudicate(
     except RecordError as e:
         failed = error_verdict(e, file=file, game=game, line=record.line)
         return replace(
-            failed, event=event, black=black, white=white, round=round_, date=date, from_position=from_position
+            failed, event=event, black=black, white=white, round=round_, date=date, site=site, game_id=game_id,
+            from_position=from_position,
         )
     try:
         rep = replay(record, setup=setup)
@@ -326,6 +331,8 @@ def adjudicate(
             white=white,
             round=round_,
             date=date,
+            site=site,
+            game_id=game_id,
             from_position=from_position,
         )
     g = rep.game
@@ -349,6 +356,8 @@ def adjudicate(
         white=white,
         round=round_,
         date=date,
+        site=site,
+        game_id=game_id,
         time_used=time_used(record),
         from_position=from_position,
     )
