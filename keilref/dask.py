@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-import importlib
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -212,6 +211,7 @@ def check_dataframe(
     rules: str | None = None,
     *,
     column: str = "record",
+    file_column: str | None = None,
     npartitions: int | None = None,
 ) -> dd.DataFrame:
     """A Dask DataFrame of verdicts, one row per game, in the verdict table's
@@ -220,7 +220,10 @@ def check_dataframe(
     ``source`` is what :func:`check_bag` takes (paths, a directory or a glob:
     each file is checked whole by one task, as a local run checks it), or a
     Dask DataFrame whose ``column`` holds record text (one game or several a
-    row), each partition checked by :func:`keilref.arrow.check_batch`.
+    row), each partition checked by :func:`keilref.arrow.check_batch`: the
+    verdicts name their file by ``file_column`` where given (else ``-``),
+    and their ``row`` is the frame's index where that is an integer index
+    (as ``from_pandas`` keeps it), else the row's place in its partition.
     Nothing runs until the frame is computed; ``to_parquet(path,
     partition_on=[...])`` has each worker write its own partitions.
     ``npartitions`` is as in :func:`check_bag` (for paths only).
@@ -230,17 +233,24 @@ def check_dataframe(
     """
     import dask.dataframe as dd
 
+    from keilref.arrow import VERDICT_SCHEMA
+
     if not isinstance(column, str):
         raise wrong_type("column", column, "a str naming the column of record text")
-    meta = _frame(_arrow().VERDICT_SCHEMA.empty_table())
+    if file_column is not None and not isinstance(file_column, str):
+        raise wrong_type("file_column", file_column, "a str naming the column of file names, or None")
+    meta = _frame(VERDICT_SCHEMA.empty_table())
     if isinstance(source, dd.DataFrame):
         if rules is not None:
             if not isinstance(rules, str):
                 raise wrong_type("rules", rules, "a str or None")
             find_rules(rules)
-        if column not in source.columns:
-            raise KeyError(f"the frame has no column {column!r} (its columns: {', '.join(map(str, source.columns))})")
-        checked: dd.DataFrame = source.map_partitions(_checked_rows, column=column, rules=rules, meta=meta)
+        for name in (column, file_column):
+            if name is not None and name not in source.columns:
+                raise KeyError(f"the frame has no column {name!r} (its columns: {', '.join(map(str, source.columns))})")
+        checked: dd.DataFrame = source.map_partitions(
+            _checked_rows, column=column, file_column=file_column, rules=rules, meta=meta
+        )
         return checked
     items = _files_to_check(source, rules, npartitions)
     if not items:
@@ -256,12 +266,6 @@ def check_dataframe(
     return frame
 
 
-def _arrow() -> Any:
-    """:mod:`keilref.arrow`, where the verdict table is made (its schema, the
-    table of verdicts, the batch function): the one place, here only called."""
-    return importlib.import_module("keilref.arrow")
-
-
 def _frame(table: Any) -> pd.DataFrame:
     """An Arrow table as pandas holds it without loss: Arrow's own types, nested ones included."""
     import pandas as pd
@@ -272,17 +276,29 @@ def _frame(table: Any) -> pd.DataFrame:
 
 def _checked_paths(items: list[tuple[str, str]], rules: str | None) -> pd.DataFrame:
     """Runs on a worker: the files' verdicts, as a local run gives them, made into the verdict table."""
+    from keilref.arrow import verdict_batch
+
     with _no_collection():
-        return _frame(_arrow().verdict_batch([v for item in items for v in check_located(item, rules)]))
+        return _frame(verdict_batch([v for item in items for v in check_located(item, rules)]))
 
 
-def _checked_rows(part: pd.DataFrame, column: str, rules: str | None) -> pd.DataFrame:
+def _checked_rows(part: pd.DataFrame, column: str, file_column: str | None, rules: str | None) -> pd.DataFrame:
     """Runs on a worker: one partition's records checked by the batch function every engine calls."""
+    import pandas as pd
     import pyarrow as pa
 
-    batch = pa.RecordBatch.from_pandas(part[[column]], preserve_index=False)
+    from keilref.arrow import check_batch
+
+    names = [column] if file_column is None or file_column == column else [column, file_column]
+    table = pa.Table.from_pandas(part[names], preserve_index=False)
+    row_column = None
+    if pd.api.types.is_integer_dtype(part.index.dtype):
+        # A name no column of the frame has: the rows are the frame's index.
+        row_column = "".join(names) + " row"
+        table = table.append_column(row_column, pa.array(part.index, pa.int64()))
     with _no_collection():
-        return _frame(_arrow().check_batch(batch, column=column, rules=rules))
+        batch = check_batch(table, column=column, file_column=file_column, row_column=row_column, rules=rules)
+    return _frame(batch)
 
 
 @contextlib.contextmanager

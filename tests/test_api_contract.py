@@ -328,6 +328,7 @@ CONTRACT: dict[str, Contract] = {
             lambda v: check_dataframe([CORNER_KO], rules=v),
             lambda v: check_dataframe([CORNER_KO], npartitions=v),
             lambda v: check_dataframe([CORNER_KO], column=v),
+            lambda v: check_dataframe([CORNER_KO], file_column=v),
         ),
     ),
     "svg.board": Contract(

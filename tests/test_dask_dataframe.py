@@ -82,19 +82,27 @@ def test_the_frame_holds_a_local_runs_verdicts_in_order(client: Any, local: list
 def test_a_frame_of_record_text_is_checked_row_by_row(client: Any) -> None:
     import dask.dataframe as dd
     import pandas as pd
+    import pyarrow as pa
 
     from keilref import check_text
+    from keilref.arrow import check_batch
     from keilref.dask import check_dataframe
 
-    texts = [
-        p.read_text(encoding="utf-8") for p in sorted((ROOT / "records/faults").glob("*.keil")) if "utf8" not in p.name
-    ]
+    paths = [p for p in sorted((ROOT / "records/faults").glob("*.keil")) if "utf8" not in p.name]
+    texts = [p.read_text(encoding="utf-8") for p in paths]
     texts.append(texts[0] + "\n" + texts[1])  # two games in one row
-    records = dd.from_pandas(pd.DataFrame({"id": range(len(texts)), "record": texts}), npartitions=3)
-    rows = _rows(check_dataframe(records).compute())
-    expected = [v.to_json() for text in texts for v in check_text(text)]
-    keys = ("game", "status", "rules", "size", "turns", "declared", "computed")
+    names = [p.name for p in paths] + ["two.keil"]
+    table = pd.DataFrame({"name": names, "record": texts})
+    records = dd.from_pandas(table, npartitions=3)
+    assert records.npartitions == 3
+    rows = _rows(check_dataframe(records, file_column="name").compute())
+    # Each row's games as the batch function makes them of the whole table at once: the rows are the frame's.
+    assert rows == check_batch(pa.Table.from_pandas(table), file_column="name").to_pylist()
+    expected = [v.to_json() for name, text in zip(names, texts) for v in check_text(text, filename=name)]
+    keys = ("file", "game", "status", "rules", "size", "turns", "declared", "computed")
     assert [{k: r[k] for k in keys} for r in rows] == [{k: v[k] for k in keys} for v in expected]
+    seen = [r["row"] for r in rows]
+    assert seen == sorted(seen) and set(seen) == set(range(len(texts))), "every row of the frame, by its index"
     with pytest.raises(KeyError, match="'moves'"):
         check_dataframe(records, column="moves")
 
