@@ -145,6 +145,7 @@ def check_batch(
     file: str = "batch",
     first_row: int = 1,
     name_column: str | None = None,
+    row_column: str | None = None,
 ) -> pa.RecordBatch:
     """The verdict table's rows for every game in ``batch[column]``.
 
@@ -155,7 +156,9 @@ def check_batch(
     reported under ``name_column``'s value where one is given (a path or an
     identifier the data carries), else as ``file#row=N`` (as ``check --column``
     names a table's rows), the rows counted
-    from ``first_row``. A null row is an error for that row, as the command
+    from ``first_row``, or numbered by ``row_column`` where given (a frame's
+    index): then as ``NAME#row=N``, ``NAME`` the row's ``name_column`` value
+    or ``file``. A null row is an error for that row, as the command
     says it. A column that is missing
     or does not hold text raises ``KeyError`` or ``TypeError``, as does an
     argument of the wrong type: the batch, not a game, is wrong; ``rules``
@@ -169,9 +172,16 @@ def check_batch(
         raise wrong_type("first_row", first_row, "an int")
     texts = _column(batch, column, "column", text=True).to_pylist()
     names = [None] * len(texts) if name_column is None else _column(batch, name_column, "name_column").to_pylist()
+    rows = (
+        range(first_row, first_row + len(texts)) if row_column is None
+        else _column(batch, row_column, "row_column").to_pylist()
+    )
     verdicts: list[Verdict] = []
-    for n, (text, name) in enumerate(zip(texts, names)):
-        where = str(name) if name is not None else wording.in_row(file, first_row + n)
+    for text, name, row in zip(texts, names, rows):
+        if name is not None and row_column is None:
+            where = str(name)
+        else:
+            where = wording.in_row(file if name is None else str(name), row)
         if text is None:
             # As check --column says of a null row: an error that stands for its games.
             missing = RecordError(wording.column_not_text(column, "null"), 1, 1, filename=where)

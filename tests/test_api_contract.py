@@ -2,7 +2,7 @@
 only the errors its documentation names, each with a message, and nothing hangs.
 
 :data:`CONTRACT` maps each name of ``keilref.__all__`` (and
-``keilref.dask.check_bag`` and ``keilref.svg.board``) to the exceptions it
+``keilref.dask.check_bag``, ``keilref.dask.check_dataframe`` and ``keilref.svg.board``) to the exceptions it
 documents, and to the ways the tests call it with an argument they choose.
 A public name added without an entry here fails
 :func:`test_the_contract_covers_every_public_name`.
@@ -104,6 +104,17 @@ def arrow_call(name: str, *args: object, **kwargs: object) -> object:
     import keilref.arrow
 
     return call(getattr(keilref.arrow, name), *args, **kwargs)
+
+
+HAVE_FRAMES = HAVE_DASK and all(importlib.util.find_spec(m) is not None for m in ("pandas", "pyarrow", "keilref.arrow"))
+"""check_dataframe needs the arrow extra too."""
+
+
+def check_dataframe(value: object, **kwargs: object) -> object:
+    import keilref.dask
+
+    with in_empty_directory():
+        return call(keilref.dask.check_dataframe, value, **kwargs)
 
 
 def call(function: Callable[..., object], *args: object, **kwargs: object) -> object:
@@ -335,11 +346,22 @@ CONTRACT: dict[str, Contract] = {
             lambda v: arrow_call("check_batch", RECORD_BATCH(), file=v),
             lambda v: arrow_call("check_batch", RECORD_BATCH(), first_row=v),
             lambda v: arrow_call("check_batch", RECORD_BATCH(), name_column=v),
+            lambda v: arrow_call("check_batch", RECORD_BATCH(), row_column=v),
         ),
     ),
     "arrow.verdict_batch": Contract(
         (TypeError,),
         (lambda v: arrow_call("verdict_batch", v),),
+    ),
+    "dask.check_dataframe": Contract(
+        (TypeError, ValueError, PathError, keilref.ConfigError),
+        (
+            check_dataframe,
+            lambda v: check_dataframe([CORNER_KO], rules=v),
+            lambda v: check_dataframe([CORNER_KO], npartitions=v),
+            lambda v: check_dataframe([CORNER_KO], column=v),
+            lambda v: check_dataframe([CORNER_KO], file_column=v),
+        ),
     ),
     "svg.board": Contract(
         (TypeError, ValueError),
@@ -352,7 +374,7 @@ CONTRACT: dict[str, Contract] = {
     ),
 }
 
-EXTRA = {"dask.check_bag", "svg.board", "arrow.check_batch", "arrow.verdict_batch"}
+EXTRA = {"dask.check_bag", "dask.check_dataframe", "svg.board", "arrow.check_batch", "arrow.verdict_batch"}
 """Public functions outside ``keilref.__all__`` that the contract covers too."""
 
 
@@ -407,6 +429,8 @@ def test_a_public_name_raises_only_its_documented_errors(name: str, value: objec
         pytest.skip("the dask extra is not installed")
     if name.startswith("arrow.") and not HAVE_ARROW:
         pytest.skip("the arrow extra is not installed")
+    if name == "dask.check_dataframe" and not HAVE_FRAMES:
+        pytest.skip("the dask and arrow extras are not installed")
     assert_within_contract(name, value)
 
 

@@ -235,12 +235,14 @@ def _check(
                         with interrupts.atomic():  # a batch's verdicts are counted and printed together
                             tally.take_all(items)
                 else:
-                    verdicts = cluster.check_on_cluster(
-                        sources, str(options.scheduler), rules=options.rules, on_progress=advance
+                    # The same, each verdict made ready for the writer on the cluster's worker.
+                    judged = cluster.judged_on_cluster(
+                        sources, str(options.scheduler), tally.in_worker(), rules=options.rules,
+                        on_progress=advance, on_crash=_warn,
                     )
-                    for v in verdicts:
+                    for items in judged:
                         with interrupts.atomic():
-                            tally.add(v)
+                            tally.take_all(items)
         except KeyboardInterrupt:
             interrupted = True
         except Exception as e:

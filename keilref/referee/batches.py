@@ -89,7 +89,8 @@ class Batch:
         return self.games if self.run is None else self.run.pieces()
 
 
-def _batches(sources: Sequence[Source], *, runs: bool = False) -> Iterator[Batch]:
+def cut_batches(sources: Sequence[Source], *, runs: bool = False) -> Iterator[Batch]:
+    """The sources cut into batches of games, in input order (``runs``: see :func:`map_batches`)."""
     shapes = group_shapes(sources)
     for number, source in enumerate(sources):
         if source.column is not None and source.row is None:
@@ -302,7 +303,7 @@ def judged_batches(
     verdict of a batch, in input order, as one list (a writer takes a batch
     at once). ``on_crash`` is told, in words, of each batch a worker died
     with (checked again here, see :func:`map_batches`)."""
-    work = functools.partial(_each_verdict, rules=rules, each=each)
+    work = functools.partial(judged_batch, rules=rules, each=each)
     crashed: set[int] = set()
     for batch, items in map_batches(
         sources,
@@ -320,7 +321,9 @@ def judged_batches(
         yield items
 
 
-def _each_verdict(batch: Batch, *, rules: str | None, each: Callable[[Verdict], _T]) -> list[_T]:
+def judged_batch(batch: Batch, *, rules: str | None, each: Callable[[Verdict], _T]) -> list[_T]:
+    """What ``each`` makes of each verdict of one batch, in order (a natively
+    judged game's text straight from its facts when ``each`` can)."""
     rendered: Callable[[Facts, GameBytes, str, int], _T] | None = getattr(each, "of_facts", None)
     if rendered is None:
         return [each(v) for v in check_batch(batch, rules)]
@@ -351,7 +354,7 @@ def map_batches(
     sizes = [s.size() for s in sources]
     known = sum(s for s in sizes if s is not None)
     if executor is None and (jobs <= 1 or (None not in sizes and known < parallel_threshold)):
-        for batch in _batches(sources, runs=runs):
+        for batch in cut_batches(sources, runs=runs):
             yield batch, work(batch)
             if on_progress is not None:
                 on_progress(batch.nbytes)
@@ -374,7 +377,7 @@ def map_batches(
         return result
 
     try:
-        for batch in _batches(sources, runs=runs):
+        for batch in cut_batches(sources, runs=runs):
             if own is not None:
                 future = own.submit(work, batch)
             else:
