@@ -30,6 +30,7 @@ SCRIPTS = [s for doc in DOCS for s in scripts(doc)]
 
 CLUSTER_ADDRESS = "tcp://10.0.0.5:8786"
 SHARED_DIRECTORY = "/shared/"
+OBJECT_STORE = "s3://keil-archive/2026/"
 
 HAVE_DASK = all(importlib.util.find_spec(m) is not None for m in ("dask", "distributed"))
 if os.environ.get("KEILREF_REQUIRE_DASK") and not HAVE_DASK:
@@ -79,17 +80,24 @@ def test_docs_script_prints_what_the_docs_show(example: Script, tmp_path: Path, 
     if CLUSTER_ADDRESS in code:
         address = request.getfixturevalue("cluster_address")
         code = code.replace(CLUSTER_ADDRESS, address).replace(SHARED_DIRECTORY, f"{tmp_path}/")
+        # The object store: the fault archive, read through fsspec as a URL.
+        code = code.replace(OBJECT_STORE, (ROOT / "records" / "faults").as_uri() + "/")
     script = tmp_path / "example.py"
     script.write_text(code, encoding="utf-8")
     done = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout == example.prints
-    if SHARED_DIRECTORY in example.code:
+    if SHARED_DIRECTORY in example.code and "failures-" in example.code:
         # What the example says it writes is there: one JSON line per failing game.
         written = sorted(tmp_path.glob("failures-*.jsonl"))
         assert written, "the example writes the failing games"
         lines = [ln for p in written for ln in p.read_text(encoding="utf-8").splitlines()]
         assert lines and all('"status": "' in ln and '"status": "ok"' not in ln for ln in lines)
+    if "/shared/verdicts" in example.code:
+        # The table the workers wrote: a directory a status.
+        assert sorted(p.name for p in (tmp_path / "verdicts").iterdir()) == [
+            "status=error", "status=illegal", "status=mismatch", "status=ok"
+        ]
 
 
 def test_the_architecture_names_every_module() -> None:
