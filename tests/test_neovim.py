@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from editor_support import editor_env
 from editor_support import recipe as editor_recipe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,26 +132,9 @@ def test_neovim_with_the_recipe_checks_hovers_fixes_and_formats(tmp_path: Path) 
     record = tmp_path / "club" / "messy.keil"
     record.parent.mkdir()
     record.write_text(MESSY, encoding="utf-8")
-    # `keilref` on the PATH is this checkout's, run by this Python.
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    launcher = bin_dir / "keilref"
-    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m keilref "$@"\n', encoding="utf-8")
-    launcher.chmod(0o755)
-    home = tmp_path / "home"
-    home.mkdir()
     results = tmp_path / "results.json"
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "KEILREF_PROBE_OUT": str(results),
-    }
+    # `keilref` on the PATH is this checkout's, run by this Python; nothing of the user's own settings.
+    env = {**editor_env(tmp_path), "KEILREF_PROBE_OUT": str(results)}
     done = subprocess.run(
         [program, "--headless", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}", str(record)],
         cwd=record.parent,

@@ -5,12 +5,11 @@ verdict, and the outline Neovim asks for is the tree of games."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
-from test_neovim import ROOT, nvim, recipe
+from editor_support import editor_env
+from test_neovim import nvim, recipe
 
 TWO_GAMES = (
     '[Event "nvim"]\n[Rules "keil"]\n[Size "5"]\n[Komi "3"]\n[Button "yes"]\n\n1. e5 f3 *\n\n'
@@ -58,24 +57,9 @@ def test_neovim_shows_each_games_verdict_as_a_lens_and_the_games_as_its_outline(
     (tmp_path / "probe.lua").write_text(PROBE, encoding="utf-8")
     record = tmp_path / "two.keil"
     record.write_text(TWO_GAMES, encoding="utf-8")
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    launcher = bin_dir / "keilref"
-    launcher.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m keilref "$@"\n', encoding="utf-8")
-    launcher.chmod(0o755)
-    home = tmp_path / "home"
     results = tmp_path / "results.json"
-    env = {
-        **os.environ,
-        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "KEILREF_PROBE_OUT": str(results),
-    }
+    # `keilref` on the PATH is this checkout's, run by this Python; nothing of the user's own settings.
+    env = {**editor_env(tmp_path), "KEILREF_PROBE_OUT": str(results)}
     done = subprocess.run(
         [program, "--headless", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}", str(record)],
         cwd=tmp_path,
