@@ -283,11 +283,11 @@ def test_option_values_ignore_case(args: list[str], first: str) -> None:
     [
         (
             ["check", "--format", "json", KO],
-            "keilref: --format: unknown value 'json' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle, tap); did you mean 'jsonl'?",
+            "keilref: --format: unknown value 'json' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle, tap, parquet); did you mean 'jsonl'?",
         ),
         (["check", "--rules", "kiel", KO], "keilref: --rules: unknown value 'kiel' (expected dehil, keil, keil-2019, yugo); did you mean 'keil'?"),
         (["show", "--rules", "yogu", KO], "keilref: --rules: unknown value 'yogu' (expected dehil, keil, keil-2019, yugo); did you mean 'yugo'?"),
-        (["check", "--format", "xml", KO], "keilref: --format: unknown value 'xml' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle, tap); did you mean 'html'?"),
+        (["check", "--format", "xml", KO], "keilref: --format: unknown value 'xml' (expected text, jsonl, junit, github, sarif, gitlab, html, checkstyle, tap, parquet); did you mean 'html'?"),
     ],
 )
 def test_an_unknown_option_value_suggests_the_nearest(args: list[str], message: str) -> None:

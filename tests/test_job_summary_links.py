@@ -69,7 +69,8 @@ def test_a_cell_links_nowhere_and_reads_as_written(text: str) -> None:
 def test_the_summary_of_hostile_names_and_tags_holds_no_link(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files = ["www.evil.example.keil", "https://evil.example.keil", "mail a@evil.example.keil", "@octocat.keil"]
+    # "./" keeps the second a local path (without it, it is a URL to fetch).
+    files = ["www.evil.example.keil", "./https://evil.example.keil", "mail a@evil.example.keil", "@octocat.keil"]
     (tmp_path / "https:").mkdir()
     # An unknown rule set is an error whose message quotes the tag; more failures than annotations.
     text = "\n".join(

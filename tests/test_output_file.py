@@ -37,7 +37,12 @@ def _same(text: str) -> str:
 
 
 COMMANDS = [
-    *(pytest.param(["check", "-f", name, "records/games", ILLEGAL], id=f"check-{name}") for name in FORMATS),
+    # A binary format goes to a file only (tests/test_verdict_table.py).
+    *(
+        pytest.param(["check", "-f", name, "records/games", ILLEGAL], id=f"check-{name}")
+        for name, fmt in FORMATS.items()
+        if not fmt.binary
+    ),
     pytest.param(["check", "--show-settings", GAME], id="check-show-settings"),
     pytest.param(["show", GAME], id="show"),
     pytest.param(["show", ILLEGAL], id="show-illegal"),
