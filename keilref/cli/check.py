@@ -19,7 +19,6 @@ from keilref.cli.terminal import Interrupts, workflow_commands
 from keilref.formats import FORMATS, CheckOptions
 from keilref.formats.tally import Tally
 from keilref import wording
-from keilref.errors import KeilrefError
 from keilref.escaping import shown_name
 
 from keilref.project import Found, Project
@@ -204,6 +203,9 @@ def _check(
     chosen = FORMATS[options.format]
     if not sources:
         raise Failed(EXIT_USAGE)  # each path's error is said
+    missing_extra = chosen.writer_class().unavailable()
+    if missing_extra is not None:
+        fail(missing_extra)
     if chosen.binary:
         if target is None:
             fail(wording.binary_needs_file(chosen.name))
@@ -217,10 +219,7 @@ def _check(
         printed: Callable[[str], object] = (
             workflow_commands(screen) if chosen.runner_commands else (lambda text: typer.echo(text, nl=False))
         )
-        try:
-            tally = Tally(printed if target is None else target.write, options)
-        except KeilrefError as e:  # the format cannot be written here (a missing extra)
-            fail(str(e))
+        tally = Tally(printed if target is None else target.write, options)
         interrupted = False
         try:
             # A report to a file leaves the terminal free for a progress bar.

@@ -168,6 +168,12 @@ class Writer:
         raise NotImplementedError(f"{cls.__name__} cannot read its output back")
 
     @classmethod
+    def unavailable(cls) -> str | None:
+        """Why this format cannot be written here (an optional extra not
+        installed), said before the check starts; ``None`` when it can."""
+        return None
+
+    @classmethod
     def read_bytes(cls, data: bytes) -> Causes:
         """:meth:`read_back` for a binary format's output (only tests read it)."""
         return cls.read_back(data.decode("utf-8"))

@@ -27,17 +27,28 @@ class ParquetWriter(Writer):
 
     def __init__(self, write: Any, options: CheckOptions = CheckOptions()) -> None:
         super().__init__(write, options)
-        if options.binary_output is None:
-            raise KeilrefError(wording.binary_needs_file("parquet"))
+        self._file: Any = None
+        self._held: list[Verdict] = []
+
+    @classmethod
+    def unavailable(cls) -> str | None:
         try:
+            import pyarrow.parquet  # noqa: F401
+        except ImportError:
+            return wording.needs_extra("--format parquet", "arrow", "pyarrow")
+        return None
+
+    def _open(self) -> Any:
+        """The Parquet file, opened on the first rows (the command checked it can be)."""
+        if self._file is None:
+            if self.options.binary_output is None:
+                raise KeilrefError(wording.binary_needs_file("parquet"))
             import pyarrow.parquet as pq
 
             from keilref import arrow
-        except ImportError:
-            raise KeilrefError(wording.needs_extra("--format parquet", "arrow", "pyarrow")) from None
-        self._arrow = arrow
-        self._file = pq.ParquetWriter(options.binary_output, arrow.VERDICT_SCHEMA, compression="zstd")
-        self._held: list[Verdict] = []
+
+            self._file = pq.ParquetWriter(self.options.binary_output, arrow.VERDICT_SCHEMA, compression="zstd")
+        return self._file
 
     def add(self, v: Verdict) -> None:
         self._held.append(v)
@@ -45,13 +56,16 @@ class ParquetWriter(Writer):
             self._flush()
 
     def _flush(self) -> None:
+        from keilref import arrow
+
+        file = self._open()
         if self._held:
-            batch = self._arrow.verdict_batch(self._held, strict=self.options.strict)
-            self._file.write_batch(batch, row_group_size=ROW_GROUP)
+            batch = arrow.verdict_batch(self._held, strict=self.options.strict)
+            file.write_batch(batch, row_group_size=ROW_GROUP)
             self._held = []
 
     def close(self, summary: Summary | None = None) -> None:
-        self._flush()
+        self._flush()  # an archive of no game is still a table, of no row
         self._file.close()
 
     @classmethod
