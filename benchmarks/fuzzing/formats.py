@@ -67,7 +67,13 @@ class Formats(Surface):
         summary.write_text("")
         expected = [v.status.value for v in check_text(case.data, filename=arg)]
         failed: list[Exception] = []
-        for format in FORMATS:
+        for format, spec in FORMATS.items():
+            if spec.binary:
+                try:
+                    _table(format, self.work, arg, expected)
+                except AssertionError as e:
+                    failed.append(e)
+                continue
             try:
                 result = cli(["check", "-j", "1", "-f", format, arg], env={"GITHUB_STEP_SUMMARY": str(summary), "CI": "true"})
                 assert result.exit_code in (0, 1), f"check -f {format} exited {result.exit_code}: {result.stderr[-300:]}"
@@ -87,6 +93,22 @@ class Formats(Surface):
             raise failed[0]
         if failed:
             raise ExceptionGroup("several outputs failed", failed)
+
+
+def _table(format: str, work: Path, arg: str, expected: list[str]) -> None:
+    """A binary format (the verdict table) written to a file, its statuses read back."""
+    spec = FORMATS[format]
+    target = work / f"out{spec.extension}"
+    target.unlink(missing_ok=True)
+    result = cli(["check", "-j", "1", "-f", format, "-o", str(target), arg])
+    if spec.writer_class().unavailable() is not None:
+        assert result.exit_code == 2 and not target.exists(), f"check -f {format} without its extra: {result.stderr[-300:]}"
+        return
+    assert result.exit_code in (0, 1), f"check -f {format} exited {result.exit_code}: {result.stderr[-300:]}"
+    import pyarrow.parquet as pq
+
+    got = pq.read_table(target, columns=["status"]).column("status").to_pylist()
+    assert got == expected, f"{format} gives {got}, the library {expected}"
 
 
 def _parses(format: str, out: bytes, expected: list[str]) -> None:
