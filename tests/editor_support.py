@@ -4,10 +4,13 @@ prints it, and an environment in which a real editor starts this checkout's
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITORS = ROOT / "docs" / "editors.md"
@@ -62,3 +65,24 @@ def editor_env(tmp_path: Path) -> dict[str, str]:
         "XDG_STATE_HOME": str(home / "state"),
         "XDG_CACHE_HOME": str(home / "cache"),
     }
+
+
+def run_neovim_probe(program: str, tmp_path: Path, record: Path, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
+    """Headless Neovim with ``tmp_path``'s ``init.lua`` (a recipe) opening
+    ``record``, then ``probe.lua``, which writes what it saw as JSON to
+    ``KEILREF_PROBE_OUT``; what it saw, once it says nothing went wrong."""
+    results = tmp_path / "results.json"
+    done = subprocess.run(
+        [program, "--headless", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}", str(record)],
+        cwd=cwd,
+        env={**env, "KEILREF_PROBE_OUT": str(results)},
+        capture_output=True,
+        text=True,
+        timeout=180,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert results.exists(), (done.returncode, done.stdout, done.stderr)
+    out: dict[str, Any] = json.loads(results.read_text(encoding="utf-8"))
+    assert "error" not in out, out["error"]
+    return out

@@ -8,7 +8,6 @@ what is tested. Without ``nvim`` the test skips, unless
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from editor_support import editor_env
+from editor_support import editor_env, run_neovim_probe
 from editor_support import recipe as editor_recipe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,22 +131,9 @@ def test_neovim_with_the_recipe_checks_hovers_fixes_and_formats(tmp_path: Path) 
     record = tmp_path / "club" / "messy.keil"
     record.parent.mkdir()
     record.write_text(MESSY, encoding="utf-8")
-    results = tmp_path / "results.json"
     # `keilref` on the PATH is this checkout's, run by this Python; nothing of the user's own settings.
-    env = {**editor_env(tmp_path), "KEILREF_PROBE_OUT": str(results)}
-    done = subprocess.run(
-        [program, "--headless", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}", str(record)],
-        cwd=record.parent,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    assert results.exists(), (done.returncode, done.stdout, done.stderr)
-    out = json.loads(results.read_text(encoding="utf-8"))
-    assert "error" not in out, out["error"]
+    env = editor_env(tmp_path)
+    out = run_neovim_probe(program, tmp_path, record, record.parent, env)
     assert out["filetype"] == "keil"
     assert out["attached"] is True and out["client"] == "keilref"
     at_komi = [d for d in out["diagnostics"] if d["lnum"] == KOMI_LINE]

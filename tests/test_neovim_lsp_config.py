@@ -12,7 +12,6 @@ or later; without one the test skips, unless ``KEILREF_REQUIRE_NEOVIM_011=1``
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -24,7 +23,15 @@ import pytest
 # The editor starts `keilref lsp`, which needs the optional extra.
 pytest.importorskip("pygls")
 
-from editor_support import OCCUPIED, OCCUPIED_COLUMN, OCCUPIED_LINE, OCCUPIED_MESSAGE, editor_env, recipe  # noqa: E402
+from editor_support import (  # noqa: E402
+    OCCUPIED,
+    OCCUPIED_COLUMN,
+    OCCUPIED_LINE,
+    OCCUPIED_MESSAGE,
+    editor_env,
+    recipe,
+    run_neovim_probe,
+)
 
 HEADING = "### Neovim 0.11 and later"
 
@@ -121,20 +128,7 @@ def test_neovim_011_with_the_recipe_shows_the_diagnostic_and_the_semantic_tokens
     (project / "keilref.toml").write_text("", encoding="utf-8")
     record = project / "games" / "occupied.keil"
     record.write_text(OCCUPIED, encoding="utf-8")
-    results = tmp_path / "results.json"
-    done = subprocess.run(
-        [program, "--headless", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}", str(record)],
-        cwd=record.parent,
-        env={**env, "KEILREF_PROBE_OUT": str(results)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    assert results.exists(), (done.returncode, done.stdout, done.stderr)
-    out = json.loads(results.read_text(encoding="utf-8"))
-    assert "error" not in out, out["error"]
+    out = run_neovim_probe(program, tmp_path, record, record.parent, env)
     assert out["filetype"] == "keil"
     assert out["attached"] is True and out["client"] == "keilref"
     assert out["root"] == str(project)

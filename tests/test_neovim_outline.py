@@ -4,11 +4,9 @@ verdict, and the outline Neovim asks for is the tree of games."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 from pathlib import Path
 
-from editor_support import editor_env
+from editor_support import editor_env, run_neovim_probe
 from test_neovim import nvim, recipe
 
 TWO_GAMES = (
@@ -57,22 +55,7 @@ def test_neovim_shows_each_games_verdict_as_a_lens_and_the_games_as_its_outline(
     (tmp_path / "probe.lua").write_text(PROBE, encoding="utf-8")
     record = tmp_path / "two.keil"
     record.write_text(TWO_GAMES, encoding="utf-8")
-    results = tmp_path / "results.json"
-    # `keilref` on the PATH is this checkout's, run by this Python; nothing of the user's own settings.
-    env = {**editor_env(tmp_path), "KEILREF_PROBE_OUT": str(results)}
-    done = subprocess.run(
-        [program, "--headless", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {tmp_path / 'probe.lua'}", str(record)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    assert results.exists(), (done.returncode, done.stdout, done.stderr)
-    out = json.loads(results.read_text(encoding="utf-8"))
-    assert "error" not in out, out["error"]
+    out = run_neovim_probe(program, tmp_path, record, tmp_path, editor_env(tmp_path))
     assert out["lenses"] == [
         {"line": 0, "title": "unfinished: score so far W+3"},
         {"line": 8, "title": "illegal at move 1"},
