@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -49,7 +48,7 @@ from distributed.comm.addressing import parse_address, parse_host_port
 from keilref import wording
 from keilref.records.native_cut import native_off
 from keilref.records.remote import is_url
-from keilref.referee.batches import Batch, check_file, cut_batches, judged_batch
+from keilref.referee.batches import Batch, check_file, collection_paused, cut_batches, judged_batch
 from keilref.records.sources import STDIN, PathError, Source, expand_paths
 from keilref.errors import wrong_type
 from keilref.escaping import shown_name
@@ -207,7 +206,7 @@ def _files_to_check(
 
 def _checked_files(items: Iterable[tuple[str, str]], rules: str | None) -> _Whole:
     """Runs on a worker: a partition's files checked, their verdicts as one list."""
-    with _no_collection():
+    with collection_paused():
         return _Whole(v for item in items for v in check_located(item, rules))
 
 
@@ -284,7 +283,7 @@ def _checked_paths(items: list[tuple[str, str]], rules: str | None) -> pd.DataFr
     """Runs on a worker: the files' verdicts, as a local run gives them, made into the verdict table."""
     from keilref.arrow import verdict_batch
 
-    with _no_collection():
+    with collection_paused():
         return _frame(verdict_batch([v for item in items for v in check_located(item, rules)]))
 
 
@@ -302,7 +301,7 @@ def _checked_rows(part: pd.DataFrame, column: str, file_column: str | None, rule
         # A name no column of the frame has: the rows are the frame's index.
         row_column = "".join(names) + " row"
         table = table.append_column(row_column, pa.array(part.index, pa.int64()))
-    with _no_collection():
+    with collection_paused():
         batch = check_batch(table, column=column, name_column=file_column, row_column=row_column, rules=rules, file="frame")
     return _frame(batch)
 
@@ -454,24 +453,14 @@ class _Whole(list):  # type: ignore[type-arg]
 
 
 def _judged_chunk(chunk: list[Batch], *, rules: str | None, each: Callable[[Verdict], _T]) -> _Whole:
-    """Runs on a worker: each batch of a task judged as a local run's worker judges it."""
-    with _no_collection():
+    """Runs on a worker: each batch of a task judged as a local run's worker judges it.
+
+    Without cyclic collection: a game's objects hold no cycles, and its
+    collections, which walk every object a worker holds (the results it
+    keeps for the client among them), cost a tenth of the work; a local
+    run's workers freeze what they hold for the same reason."""
+    with collection_paused():
         return _Whole(judged_batch(batch, rules=rules, each=each) for batch in chunk)
-
-
-@contextlib.contextmanager
-def _no_collection() -> Iterator[None]:
-    """No cyclic garbage collection during a task. A game's objects hold no
-    cycles, and its collections, which walk every object a worker holds
-    (the results it keeps for the client among them), cost a tenth of the
-    work; a local run's workers freeze what they hold for the same reason."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _collect(

@@ -14,8 +14,6 @@ server keeps for its diagnostics (nothing here checks a game), worded as
 from __future__ import annotations
 
 import bisect
-import contextlib
-import gc
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -28,6 +26,7 @@ from keilref.escaping import one_line
 from keilref.records.highlight import Kind, Piece, pieces
 from keilref.records.positions import LineIndex
 from keilref.records.sniffing import MatchBytes
+from keilref.referee.batches import collection_paused
 from keilref.referee.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -198,7 +197,13 @@ class _Placed:
 
 class Outlines:
     """Each open document's games' shapes, under the game's bytes and the
-    column it starts at (as the server keeps its verdicts)."""
+    column it starts at (as the server keeps its verdicts).
+
+    Its answers are made without cyclic collection: the answer for an
+    archive is tens of thousands of small objects, which would set off full
+    collections over everything the server keeps (every game's verdict),
+    several times the cost of the answer. Nothing else runs meanwhile (no
+    await), and the answer holds no cycle."""
 
     def __init__(self) -> None:
         self._shapes: dict[str, dict[tuple[bytes, int], Shape]] = {}
@@ -215,7 +220,7 @@ class Outlines:
         """A symbol a game, its verdict as detail, its variations inside it;
         a client that takes no tree of symbols (no ``hierarchical``) gets the
         games alone, each verdict after its name."""
-        with _collected_after():
+        with collection_paused():
             return self._symbols(uri, games, places, hierarchical)
 
     def _symbols(
@@ -238,7 +243,7 @@ class Outlines:
     ) -> list[lsp.FoldingRange]:
         """Each game, its tags, its variations and comments, where they span
         more than one line; past the client's ``limit``, the games' first."""
-        with _collected_after():
+        with collection_paused():
             return self._folding(uri, games, places, limit)
 
     def _folding(
@@ -264,7 +269,7 @@ class Outlines:
 
     def lenses(self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places) -> list[lsp.CodeLens]:
         """A lens a game at its first tag, its verdict as title (a title alone, no command to run)."""
-        with _collected_after():
+        with collection_paused():
             return self._lenses(uri, games, places)
 
     def _lenses(self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places) -> list[lsp.CodeLens]:
@@ -308,22 +313,6 @@ class Outlines:
             out.append(_Placed(game.verdict, shift, start, found))
         self._shapes[uri] = kept
         return out
-
-
-@contextlib.contextmanager
-def _collected_after() -> Iterator[None]:
-    """No collection of cycles while an answer is made: the answer for an
-    archive is tens of thousands of small objects, which would set off full
-    collections over everything the server keeps (every game's verdict),
-    several times the cost of the answer. Nothing else runs meanwhile (no
-    await), and the answer holds no cycle."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _title(v: Verdict) -> str:
