@@ -104,16 +104,11 @@ def test_the_native_judge_declines_every_game_with_a_position_tag() -> None:
     assert [p.data.decode().strip() for p in taken] == [HAND_MADE[-1].strip()]
 
 
-def test_a_check_gives_the_same_verdicts_with_the_native_path_on_and_off() -> None:
+def test_a_check_gives_the_same_verdicts_with_the_native_path_on_and_off(monkeypatch: pytest.MonkeyPatch) -> None:
     text = _archive(2, 80)
     native = batches.check_text(text)
-    original = batches.native_judge
-    try:
-        batches.native_judge = lambda rules: None  # type: ignore[assignment]
-        reference = batches.check_text(text)
-    finally:
-        batches.native_judge = original
-    assert native == reference
+    monkeypatch.setattr(batches, "native_judge", lambda rules: None)
+    assert native == batches.check_text(text)
     statuses = {v.status.value for v in native}
     assert statuses >= {"ok", "unfinished", "mismatch", "illegal", "error"}
 
