@@ -128,7 +128,7 @@ def _column(batch: pa.RecordBatch | pa.Table, name: object, what: str, *, text: 
     if not isinstance(name, str):
         raise wrong_type(what, name, "a column's name (a str)")
     if name not in batch.schema.names:
-        raise KeyError(f"the batch has no column {name!r} (its columns: {', '.join(batch.schema.names)})")
+        raise KeyError(wording.column_missing(name, list(batch.schema.names)))
     kind = batch.schema.field(name).type
     if text and not any(test(kind) for test in (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary,
                                                  pa.types.is_large_binary)):

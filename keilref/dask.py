@@ -252,7 +252,7 @@ def check_dataframe(
             find_rules(rules)
         for name in (column, file_column):
             if name is not None and name not in source.columns:
-                raise KeyError(f"the frame has no column {name!r} (its columns: {', '.join(map(str, source.columns))})")
+                raise KeyError(wording.column_missing(name, [str(c) for c in source.columns]))
         checked: dd.DataFrame = source.map_partitions(
             _checked_rows, column=column, file_column=file_column, rules=rules, meta=meta
         )
