@@ -207,12 +207,12 @@ class Outlines:
 
     def __init__(self) -> None:
         self._shapes: dict[str, dict[tuple[bytes, int], Shape]] = {}
-        self._titles: dict[str, list[str]] = {}
-        """The lenses' titles each document was last answered with."""
+        self._lensed: dict[str, list[Verdict]] = {}
+        """The verdicts each document's lenses were last answered with."""
 
     def forget(self, uri: str) -> None:
         self._shapes.pop(uri, None)
-        self._titles.pop(uri, None)
+        self._lensed.pop(uri, None)
 
     def symbols(
         self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places, *, hierarchical: bool
@@ -274,13 +274,13 @@ class Outlines:
 
     def _lenses(self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places) -> list[lsp.CodeLens]:
         out = []
-        titles = self._titles[uri] = []
+        lensed = self._lensed[uri] = []
         for p in self._place(uri, games, places):
             # Where the line starts is all a lens needs of its range (an archive's answer is long).
             at = places.position(p.start + (p.shape.head or p.shape.content)[0])
-            title = one_line(wording.verdict_lens(p.verdict))
-            titles.append(title)
-            out.append(lsp.CodeLens(range=lsp.Range(start=at, end=at), command=lsp.Command(title=title, command="")))
+            lensed.append(p.verdict)
+            command = lsp.Command(title=_lens_title(p.verdict), command="")
+            out.append(lsp.CodeLens(range=lsp.Range(start=at, end=at), command=command))
         return out
 
     def lenses_stale(self, uri: str, games: Sequence[tuple[CheckedGame, int]]) -> bool:
@@ -288,10 +288,16 @@ class Outlines:
         titles are no longer its games' verdicts (as after an edit that makes
         a game fail). Places are not compared: the editor moves its lenses
         with the lines it edits."""
-        titles = self._titles.get(uri)
-        if titles is None:
+        answered = self._lensed.get(uri)
+        if answered is None:
             return False
-        return titles != [one_line(wording.verdict_lens(game.verdict)) for game, _ in games]
+        if len(answered) != len(games):
+            return True
+        # A game not checked again keeps its verdict, the very object: only the others are worded.
+        return any(
+            was is not game.verdict and _lens_title(was) != _lens_title(game.verdict)
+            for was, (game, _) in zip(answered, games)
+        )
 
     def _place(self, uri: str, games: Sequence[tuple[CheckedGame, int]], places: Places) -> list[_Placed]:
         """The games with their shapes; the shapes of the games no longer in the document are let go."""
@@ -313,6 +319,10 @@ class Outlines:
             out.append(_Placed(game.verdict, shift, start, found))
         self._shapes[uri] = kept
         return out
+
+
+def _lens_title(v: Verdict) -> str:
+    return one_line(wording.verdict_lens(v))
 
 
 def _title(v: Verdict) -> str:
