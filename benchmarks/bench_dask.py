@@ -13,7 +13,9 @@ alike:
   its partition's jsonl lines;
 - ``keilref check --format jsonl --scheduler ADDRESS`` (a fresh process);
 - ``keilref.dask.check_dataframe(dir).to_parquet(out)``, each worker writing
-  its partitions.
+  its partitions;
+- ``keilref check --format parquet --jobs N -o out`` (a fresh process), the
+  verdict table written without a cluster.
 
 Each cluster run has a ``LocalCluster`` of its own, of N single-threaded
 worker processes, started beforehand as a running cluster would be, so that
@@ -74,14 +76,14 @@ def digest(lines: list[str]) -> str:
 
 _PEAK = (
     "import atexit, resource, sys; "
-    "atexit.register(lambda: print('peak-kb', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)); "
+    "atexit.register(lambda: print('peak-kb', max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)), file=sys.stderr)); "
     "sys.argv = ['keilref', *sys.argv[1:]]; from keilref.cli import main; main()"
 )
 
 
-def run_cli(*args: str) -> tuple[float, list[str], int]:
-    """The time, the output's lines, and the largest child's peak memory (KB): a ``--jobs`` worker's."""
-    cmd = [KEILREF[0], "-P", "-c", _PEAK, "check", "--format", "jsonl", *args]
+def run_cli(*args: str, fmt: str = "jsonl") -> tuple[float, list[str], int]:
+    """The time, the output's lines, and the largest process's peak memory (KB): a ``--jobs`` worker's, or the writer's."""
+    cmd = [KEILREF[0], "-P", "-c", _PEAK, "check", "--format", fmt, *args]
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True)
     elapsed = time.perf_counter() - start
@@ -148,12 +150,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--unique", type=int, default=10_000, help="generated games, repeated to make --games")
     ap.add_argument("--archive", type=Path, help="where the archive is kept (written if missing), else a temporary folder")
-    ap.add_argument("--skip", action="append", default=[], choices=["bag", "scheduler", "dataframe"])
+    ap.add_argument("--skip", action="append", default=[], choices=["bag", "scheduler", "dataframe", "parquet"])
     args = ap.parse_args()
     print(measuring())
     if "dataframe" not in args.skip and not all(importlib.util.find_spec(m) for m in ("pandas", "pyarrow", "keilref.arrow")):
         print("check_dataframe left out: pandas, pyarrow or keilref.arrow is missing (pip install -e '.[dask]')")
         args.skip.append("dataframe")
+    if "parquet" not in args.skip and not importlib.util.find_spec("pyarrow"):
+        print("check --format parquet left out: pyarrow is missing (pip install -e '.[arrow]')")
+        args.skip.append("parquet")
     print(f"host: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
     try:
         import distributed  # noqa: F401
@@ -208,6 +213,11 @@ def main() -> None:
                 t, _, peak = on_cluster(jobs, lambda _: check_dataframe(str(root)).to_parquet(out, write_index=False))
                 took("check_dataframe -> Parquet", t, peak, base)
                 compared["check_dataframe"] = parquet_lines(out, local)
+            if "parquet" not in args.skip:
+                out = Path(tmp) / f"table-{r}.parquet"
+                t, _, peak = run_cli("--jobs", str(jobs), "-o", str(out), str(root), fmt="parquet")
+                took("check --format parquet", t, peak, base)
+                compared["check --format parquet"] = parquet_lines(out, local)
             for label, lines in compared.items():
                 if lines != local:
                     sys.exit(f"verdicts differ: --jobs {len(local)} {digest(local)}, {label} {len(lines)} {digest(lines)}")
