@@ -124,8 +124,20 @@ class Writer:
         Runs in a worker process: it reads only its arguments."""
         return None
 
+    @classmethod
+    def of_batch(cls, items: list[Judged], options: CheckOptions) -> list[Judged]:
+        """What a worker hands on of a batch's judged verdicts, in order, once
+        each is judged. A format that writes a batch as one piece (a table's
+        rows) makes that piece here, in the worker, as :attr:`Judged.part` of
+        the batch's first item, so the verdicts need not cross to the main
+        process; the piece holds only what ``--quiet`` keeps. Runs in a
+        worker process: it reads only its arguments."""
+        return items
+
     def take(self, judged: Judged) -> None:
         """A verdict as it came from the worker that judged it, written unless quiet leaves it out."""
+        if judged.part is not None:
+            self.add_part(judged.part)
         if self.options.quiet and not judged.fails:
             return
         if judged.text is not None:
@@ -149,6 +161,10 @@ class Writer:
     def write_lines(self, text: str) -> None:
         """Write what :meth:`lines` made of a verdict."""
         self.write(text)
+
+    def add_part(self, part: object) -> None:
+        """Write a batch's piece as :meth:`of_batch` made it in the worker."""
+        raise NotImplementedError(f"{type(self).__name__} makes no piece of a batch")
 
     def add(self, v: Verdict) -> None:
         """Write one verdict (quiet is the caller's, see :meth:`take`)."""
@@ -201,7 +217,11 @@ class Judged(NamedTuple):
     text: str | None
     """What the format's :meth:`Writer.lines` made of it, or ``None``."""
     verdict: Verdict | None
-    """The verdict, for a format that writes it itself (``None`` with ``text``)."""
+    """The verdict, for a format that writes it itself (``None`` with ``text``,
+    and once :meth:`Writer.of_batch` has made it into its batch's piece)."""
+    part: object = None
+    """A batch's piece as :meth:`Writer.of_batch` made it, on the batch's
+    first item: written whatever ``--quiet`` says of that item's game."""
 
 
 def judge(v: Verdict, writer: type[Writer], options: CheckOptions) -> Judged:

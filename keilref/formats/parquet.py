@@ -13,7 +13,7 @@ from typing import Any
 
 from keilref import wording
 from keilref.errors import KeilrefError
-from keilref.formats import Causes, CheckOptions, Summary, Writer
+from keilref.formats import Causes, CheckOptions, Judged, Summary, Writer
 from keilref.referee.verdict import Verdict
 
 ROW_GROUP = 16384
@@ -21,14 +21,23 @@ ROW_GROUP = 16384
 
 
 class ParquetWriter(Writer):
-    """Each verdict a row of the verdict table, written a row group at a time."""
+    """Each verdict a row of the verdict table, written a row group at a time.
+
+    With ``--jobs`` (or ``--scheduler``) the worker that judged a batch makes
+    its rows (:meth:`of_batch`), so only Arrow's columns cross to the main
+    process, which writes them: turning verdicts into rows one process at a
+    time cost as much as judging them."""
 
     spells = "listed"
 
     def __init__(self, write: Any, options: CheckOptions = CheckOptions()) -> None:
         super().__init__(write, options)
         self._file: Any = None
+        self._parts: list[Any] = []
+        """Rows made, in order, not yet written (Arrow record batches)."""
+        self._rows = 0
         self._held: list[Verdict] = []
+        """Verdicts judged here, after every part in :attr:`_parts`."""
 
     @classmethod
     def unavailable(cls) -> str | None:
@@ -37,6 +46,20 @@ class ParquetWriter(Writer):
         except ImportError:
             return wording.needs_extra("--format parquet", "arrow", "pyarrow")
         return None
+
+    @classmethod
+    def of_batch(cls, items: list[Judged], options: CheckOptions) -> list[Judged]:
+        try:
+            from keilref import arrow
+        except ImportError:  # a cluster's worker without pyarrow: the verdicts go to the main process
+            return items
+        kept = [j.verdict for j in items if j.fails or not options.quiet]
+        if not items or any(v is None for v in kept):
+            return items
+        rows = arrow.verdict_batch(kept, strict=options.strict)  # type: ignore[arg-type]
+        handed = [j._replace(verdict=None) for j in items]
+        handed[0] = handed[0]._replace(part=rows)
+        return handed
 
     def _open(self) -> Any:
         """The Parquet file, opened on the first rows (the command checked it can be)."""
@@ -50,19 +73,42 @@ class ParquetWriter(Writer):
             self._file = pq.ParquetWriter(self.options.binary_output, arrow.VERDICT_SCHEMA, compression="zstd")
         return self._file
 
+    def add_part(self, part: object) -> None:
+        self._keep_held()
+        self._parts.append(part)
+        self._rows += part.num_rows  # type: ignore[attr-defined]
+        if self._rows >= ROW_GROUP:
+            self._flush(whole_groups=True)
+
     def add(self, v: Verdict) -> None:
         self._held.append(v)
-        if len(self._held) >= ROW_GROUP:
-            self._flush()
+        if self._rows + len(self._held) >= ROW_GROUP:
+            self._flush(whole_groups=True)
 
-    def _flush(self) -> None:
+    def _keep_held(self) -> None:
+        """The verdicts judged here made into rows, in their place before what comes next."""
+        if self._held:
+            from keilref import arrow
+
+            self._parts.append(arrow.verdict_batch(self._held, strict=self.options.strict))
+            self._rows += len(self._held)
+            self._held = []
+
+    def _flush(self, *, whole_groups: bool = False) -> None:
+        """Write the rows made; with ``whole_groups``, only whole row groups, the rest kept for the next."""
+        import pyarrow as pa
+
         from keilref import arrow
 
         file = self._open()
-        if self._held:
-            batch = arrow.verdict_batch(self._held, strict=self.options.strict)
-            file.write_batch(batch, row_group_size=ROW_GROUP)
-            self._held = []
+        self._keep_held()
+        table = pa.Table.from_batches(self._parts, schema=arrow.VERDICT_SCHEMA)
+        cut = table.num_rows - table.num_rows % ROW_GROUP if whole_groups else table.num_rows
+        if cut:
+            file.write_table(table.slice(0, cut), row_group_size=ROW_GROUP)
+        rest = table.slice(cut)
+        self._parts = rest.to_batches() if rest.num_rows else []
+        self._rows = rest.num_rows
 
     def close(self, summary: Summary | None = None) -> None:
         self._flush()  # an archive of no game is still a table, of no row

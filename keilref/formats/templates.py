@@ -193,6 +193,10 @@ class LineRendering:
     def __call__(self, verdict: Verdict) -> Judged:
         return judge(verdict, self.writer, self.options)
 
+    def of_batch(self, items: list[Judged]) -> list[Judged]:
+        """A batch's items as the writer hands them on (:meth:`Writer.of_batch`)."""
+        return self.writer.of_batch(items, self.options)
+
     def of_facts(self, facts: Facts, piece: GameBytes, file: str, game: int) -> Judged:
         shape = _shape(facts)
         try:

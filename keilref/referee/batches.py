@@ -326,8 +326,12 @@ def judged_batch(batch: Batch, *, rules: str | None, each: Callable[[Verdict], _
     judged game's text straight from its facts when ``each`` can)."""
     rendered: Callable[[Facts, GameBytes, str, int], _T] | None = getattr(each, "of_facts", None)
     if rendered is None:
-        return [each(v) for v in check_batch(batch, rules)]
-    return _judged(batch, rules, lambda facts, piece, index, file: rendered(facts, piece, file, index), each)
+        items = [each(v) for v in check_batch(batch, rules)]
+    else:
+        items = _judged(batch, rules, lambda facts, piece, index, file: rendered(facts, piece, file, index), each)
+    # A writer's share of the batch as a whole is made here, where the batch was judged.
+    whole: Callable[[list[_T]], list[_T]] | None = getattr(each, "of_batch", None)
+    return items if whole is None else whole(items)
 
 
 def map_batches(
