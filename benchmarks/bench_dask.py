@@ -74,9 +74,12 @@ def digest(lines: list[str]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
+# This process's own peak is read from VmHWM, which starts afresh at exec:
+# ru_maxrss would carry over the benchmark's own size from the fork.
 _PEAK = (
     "import atexit, resource, sys; "
-    "atexit.register(lambda: print('peak-kb', max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)), file=sys.stderr)); "
+    "own = lambda: next(int(ln.split()[1]) for ln in open('/proc/self/status') if ln.startswith('VmHWM:')); "
+    "atexit.register(lambda: print('peak-kb', max(own(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss), file=sys.stderr)); "
     "sys.argv = ['keilref', *sys.argv[1:]]; from keilref.cli import main; main()"
 )
 
