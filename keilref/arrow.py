@@ -27,6 +27,7 @@ import pyarrow as pa
 from keilref import wording
 from keilref.errors import RecordError, wrong_type
 from keilref.formats.jsonl import json_data
+from keilref.records.columns import column_texts, not_text
 from keilref.referee.batches import check_text
 from keilref.referee.verdict import Verdict, error_verdict
 
@@ -129,10 +130,9 @@ def _column(batch: pa.RecordBatch | pa.Table, name: object, what: str, *, text: 
         raise wrong_type(what, name, "a column's name (a str)")
     if name not in batch.schema.names:
         raise KeyError(wording.column_missing(name, list(batch.schema.names)))
-    kind = batch.schema.field(name).type
-    if text and not any(test(kind) for test in (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary,
-                                                 pa.types.is_large_binary)):
-        raise TypeError(wording.column_not_text(name, str(kind)))
+    fault = not_text(name, batch.schema.field(name).type) if text else None
+    if fault is not None:
+        raise TypeError(fault)
     return batch.column(name)
 
 
@@ -159,7 +159,9 @@ def check_batch(
     from ``first_row``, or numbered by ``row_column`` where given (a frame's
     index): then as ``NAME#row=N``, ``NAME`` the row's ``name_column`` value
     or ``file``. A null row is an error for that row, as the command
-    says it. A column that is missing
+    says it. The column holds text as ``check --column`` decides it
+    (:func:`keilref.records.columns.not_text`: strings or bytes, bytes read
+    as a file's are). A column that is missing
     or does not hold text raises ``KeyError`` or ``TypeError``, as does an
     argument of the wrong type: the batch, not a game, is wrong; ``rules``
     that name no rule set raise :class:`~keilref.ConfigError`.
@@ -170,7 +172,7 @@ def check_batch(
         raise wrong_type("file", file, "a str")
     if not isinstance(first_row, int) or isinstance(first_row, bool):
         raise wrong_type("first_row", first_row, "an int")
-    texts = _column(batch, column, "column", text=True).to_pylist()
+    texts = column_texts(_column(batch, column, "column", text=True))
     names = [None] * len(texts) if name_column is None else _column(batch, name_column, "name_column").to_pylist()
     rows = (
         range(first_row, first_row + len(texts)) if row_column is None

@@ -1067,7 +1067,7 @@ def column_missing(column: str, found: list[str]) -> str:
 
 def column_not_text(column: str, kind: str) -> str:
     """A column, or one row's value, that is not record text."""
-    return f"column {column!r} holds {kind}, not record text (strings)"
+    return f"column {column!r} holds {kind}, not record text (strings, or bytes in UTF-8)"
 
 
 def table_unreadable(kind: str, detail: str) -> str:

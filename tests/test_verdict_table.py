@@ -251,7 +251,7 @@ def test_check_batch_checks_each_row_as_a_file_of_its_own() -> None:
     ]
     # Lines count within the row: the second game of row 3 starts on its line 8.
     assert [r["illegal"]["line"] for r in rows[2:4]] == [6, 13]
-    assert rows[1]["error"]["message"] == "column 'record' holds null, not record text (strings)"
+    assert rows[1]["error"]["message"] == "column 'record' holds null, not record text (strings, or bytes in UTF-8)"
     assert rows[4]["error"]["line"] == 1
     named = check_batch(batch, name_column="id", first_row=7).to_pylist()
     assert [r["file"] for r in named] == ["g", "n", "two", "two", "bad"]
@@ -286,7 +286,7 @@ def test_check_batch_refuses_a_column_that_is_not_text() -> None:
 
     with pytest.raises(KeyError, match="no column 'record'"):
         check_batch(pa.table({"text": [SMALL]}))
-    with pytest.raises(TypeError, match=r"holds int64, not record text \(strings\)"):
+    with pytest.raises(TypeError, match=r"holds int64, not record text \(strings, or bytes in UTF-8\)"):
         check_batch(pa.table({"record": [1]}))
 
 

@@ -16,6 +16,7 @@ from keilref.records.sources import NoSuchGame, PathError, Source, game_at_line,
 from keilref.values import Color, format_number
 from keilref.escaping import one_line, shown_name
 from keilref.errors import RecordError
+from keilref.engine.dehil import DehilGame
 from keilref.engine.rules import ButtonRule
 from keilref.records.record import Record, Turn
 from keilref.referee.clocks import has_clocks, last_clocks
@@ -305,7 +306,8 @@ def show(
     """Draw the position after a turn (by default, the end) of the game or of one of its variations.
 
     --turn 0 draws the board before the first turn: empty, or the position a
-    Setup tag gives, with who is to move and who holds the button.
+    Setup tag gives, with who is to move and who holds the button (under
+    Dehil, who passed first).
     """
     with output_to(output, [Source(file)]):
         format = _check_picture_format(format, output)
@@ -327,8 +329,11 @@ def show(
         if g.captures:
             p = g.prisoners
             typer.echo(f"captured: by Black {p[Color.BLACK]}, by White {p[Color.WHITE]}")
-        if g.rules.button is ButtonRule.ABSENT:
-            pass  # the game has no button at all (Dehil)
+        if isinstance(g, DehilGame):
+            # Dehil has no button; who passed first is what its score hangs on instead.
+            typer.echo(wording.first_pass_state(g.first_pass))
+        elif g.rules.button is ButtonRule.ABSENT:
+            pass  # rules with no button say nothing of one
         elif not g.button_in_play:
             typer.echo("button: not in play")
         else:

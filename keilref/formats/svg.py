@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from keilref.values import Color
 from keilref.errors import KeilrefError, wrong_type
+from keilref.engine.dehil import DehilGame
 from keilref.engine.game import Game
 from keilref.engine.geometry import HexGeometry, SquareGeometry
 from keilref.engine.rules import ButtonRule
@@ -255,7 +256,8 @@ def _color_name(c: Color | None) -> str:
 
 
 def caption_lines(game: Game, illegal: IllegalTurn | None = None) -> list[str]:
-    """What the picture says in words: the last turn, the button, who moves, and a fault."""
+    """What the picture says in words: the last turn, the button (under Dehil,
+    who passed first), who moves, and a fault."""
     lines = []
     moves = game.moves
     parts = []
@@ -263,7 +265,9 @@ def caption_lines(game: Game, illegal: IllegalTurn | None = None) -> list[str]:
         parts.append(wording.last_turn(len(moves), moves[-1], game.white_first))
     else:
         parts.append(wording.no_turn_yet(game.start_position is not None))
-    if game.rules.button is not ButtonRule.ABSENT:
+    if isinstance(game, DehilGame):
+        parts.append(wording.first_pass_state(game.first_pass))
+    elif game.rules.button is not ButtonRule.ABSENT:
         if not game.button_in_play:
             parts.append("button: not in play")
         elif game.button_holder is None:
@@ -300,8 +304,8 @@ def board(
     ``captured`` draws the stones the last turn removed, faint and dashed;
     ``illegal`` marks the point of an illegal turn with a cross (the game is
     the position before it) and says why in the caption; ``caption`` writes
-    the last turn, the button and the player to move under the board, and
-    ``notes`` adds lines of its own there.
+    the last turn, the button (under Dehil, who passed first) and the player
+    to move under the board, and ``notes`` adds lines of its own there.
 
     Raises ``TypeError`` for an argument of the wrong type (a ``game`` that
     is not a :class:`~keilref.Game`, ``notes`` that are not a sequence of

@@ -9,7 +9,8 @@ and columns count within that row, whatever output format reports them.
 A table is read a record batch (Parquet: a row group's slice) at a time, and
 only the column asked for, so memory holds one batch, not the table. A file
 that is not the table its name says, a missing column and a column that is
-not text are faults of that file (an ``OSError`` in words, which the readers
+not text (:func:`not_text`, which :func:`keilref.arrow.check_batch` follows
+too) are faults of that file (an ``OSError`` in words, which the readers
 make into its one "cannot read file" verdict); one row whose value is not
 text (a null, or in JSON Lines a number or a line that is no JSON object) is
 a fault of that row alone.
@@ -29,7 +30,7 @@ from keilref import wording
 from keilref.records.compression import Compression
 from keilref.records.remote import is_url, open_url
 
-__all__ = ["TABLE_ENDINGS", "table_kind", "table_rows"]
+__all__ = ["TABLE_ENDINGS", "column_texts", "not_text", "table_kind", "table_rows"]
 
 _KINDS = {
     ".parquet": "Parquet",
@@ -155,9 +156,9 @@ def _arrow_rows(where: str, column: str, kind: str) -> Iterator[Row]:
         names = list(schema.names)
         if column not in names:
             raise OSError(0, wording.column_missing(column, names))
-        field_type = schema.field(column).type
-        if not _is_text(pa, field_type):
-            raise OSError(0, wording.column_not_text(column, str(field_type)))
+        fault = not_text(column, schema.field(column).type)
+        if fault is not None:
+            raise OSError(0, fault)
         number = 0
         while True:
             try:
@@ -168,23 +169,40 @@ def _arrow_rows(where: str, column: str, kind: str) -> Iterator[Row]:
                 raise OSError(0, wording.table_unreadable(kind, str(e))) from None
             if batch is None:
                 return
-            values = batch.column(batch.schema.get_field_index(column))
-            for value in values.to_pylist():
+            for text in column_texts(batch.column(batch.schema.get_field_index(column))):
                 number += 1
-                if value is None:
-                    yield number, wording.column_not_text(column, "null")
-                else:
-                    yield number, value.encode("utf-8", "surrogatepass")
+                yield number, wording.column_not_text(column, "null") if text is None else text
     finally:
         if not isinstance(handle, str):
             handle.close()
 
 
-def _is_text(pa: Any, kind: Any) -> bool:
-    """Whether a column of this Arrow type holds strings (a dictionary of strings too)."""
-    if pa.types.is_dictionary(kind):
-        kind = kind.value_type
-    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind))
+def not_text(column: str, kind: Any) -> str | None:
+    """Why ``column``, of Arrow type ``kind``, cannot hold record text (words),
+    or ``None`` where it can: strings, or bytes (binary), of any width or
+    layout, plain or dictionary-encoded. The one rule for every reader of
+    Arrow data, ``check --column`` and :func:`keilref.arrow.check_batch`."""
+    types = importlib.import_module("pyarrow").types
+    held = kind.value_type if types.is_dictionary(kind) else kind
+    # An older pyarrow (the extra allows 14) has no view types, and no test for them.
+    if any(test(held) for test in (getattr(types, name, None) for name in _TEXT_TYPES) if test is not None):
+        return None
+    return wording.column_not_text(column, str(kind))
+
+
+_TEXT_TYPES = ("is_string", "is_large_string", "is_string_view", "is_binary", "is_large_binary", "is_binary_view")
+"""The tests of ``pyarrow.types`` for the types :func:`not_text` accepts."""
+
+
+def column_texts(values: Any) -> list[bytes | None]:
+    """Each value of an Arrow column :func:`not_text` accepts (an array or a
+    chunked one), as the bytes of a file: a string in UTF-8, and bytes as they
+    are, so the reader decodes them as it decodes a file's, and words a byte
+    that is not UTF-8 at its line and column within the row. ``None`` for a null."""
+    return [
+        None if value is None else value if isinstance(value, bytes) else value.encode("utf-8", "surrogatepass")
+        for value in values.to_pylist()
+    ]
 
 
 def _opened(pa: Any, pq: Any, ipc: Any, handle: Any, kind: str, column: str) -> tuple[Iterator[Any], Any]:
