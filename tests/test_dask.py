@@ -193,6 +193,23 @@ def test_scheduler_gives_the_output_and_exit_code_of_a_local_run(
 
 
 @needs_dask
+def test_scheduler_writes_the_table_a_local_run_writes(cluster: Any, archive: Path, tmp_path: Path) -> None:
+    """The cluster's workers make each batch's rows of the verdict table, as ``--jobs`` workers do."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    here, there = tmp_path / "here.parquet", tmp_path / "there.parquet"
+    paths = ["records/faults", str(archive)]
+    local = _keilref("check", "--jobs", "1", "--format", "parquet", "-o", str(here), *paths)
+    remote = _keilref("check", "--scheduler", cluster.scheduler_address, "--format", "parquet", "-o", str(there), *paths)
+    assert remote.stderr == ""
+    assert local.returncode == remote.returncode == 1
+    rows = pq.read_table(there).to_pylist()
+    assert rows == pq.read_table(here).to_pylist()
+    assert [(r["file"], r["game"], r["status"]) for r in rows] == [
+        (v["file"], v["game"], v["status"]) for v in _local(paths)
+    ]
+
+
+@needs_dask
 def test_scheduler_reads_standard_input_here(cluster: Any) -> None:
     text = (ROOT / "records/faults/illegal-superko.keil").read_text(encoding="utf-8")
     remote = _keilref("check", "--scheduler", cluster.scheduler_address, "-f", "jsonl", "-", stdin=text)
