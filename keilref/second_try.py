@@ -62,18 +62,14 @@ def this_try() -> Iterator[int]:
     is marked ended without waiting: a task run again because the worker
     that held its result died is on a first try again.
     """
-    try:
-        from distributed import get_worker
-        from distributed.utils import sync
+    task = _running_task()
+    if task is None:
+        # Dask's local schedulers try a task once: there is no second try to tell.
+        yield 0
+        return
+    worker, key = task
+    from distributed.utils import sync
 
-        worker = get_worker()
-    except (ImportError, ValueError):
-        yield 0
-        return
-    key = worker.get_current_task()
-    if key is None:
-        yield 0
-        return
     where, this = [key, TRIES], uuid.uuid4().hex
     try:
         tries = sync(worker.loop, _count_and_add, worker.scheduler, where, this)
@@ -84,6 +80,17 @@ def this_try() -> Iterator[int]:
         yield tries
     finally:
         worker.loop.add_callback(_ended, worker.scheduler, [*where, this])
+
+
+def _running_task() -> tuple[Any, Any] | None:
+    """The ``distributed`` worker whose task this thread runs, and the task's key; ``None`` outside one."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        return worker, worker.get_current_task()
+    except (ImportError, ValueError, KeyError):
+        return None
 
 
 async def _count_and_add(scheduler: Any, where: list[Any], this: str) -> int:

@@ -8,7 +8,10 @@ when it opens a file, or checks a row's text, holding a mark:
 
 * ``dies natively`` only while the native path may run, as a crash in
   native code does: the Python referee (``native_off``) checks it;
-* ``dies always`` whatever runs, as more memory than the machine has does.
+* ``dies always`` whatever runs, as more memory than the machine has does;
+* ``dies alone`` only where the Python referee alone runs: a first try
+  that went there (and paid for it) instead of running as it always does
+  would show.
 
 The test process itself has no such hook: it checks the same games locally
 for the verdicts expected.
@@ -44,6 +47,7 @@ NO_HANG = 90.0
 
 NATIVE = "dies natively"
 ALWAYS = "dies always"
+ALONE = "dies alone"
 _T = TypeVar("_T")
 
 _HOOK = textwrap.dedent(
@@ -57,10 +61,14 @@ _HOOK = textwrap.dedent(
 
     def _python_only():
         cut = sys.modules.get("keilref.records.native_cut")
-        return cut is not None and cut._off > 0
+        return getattr(cut, "_off", 0) > 0
 
     def _maybe_die(text):
-        if "dies always" in text or ("dies natively" in text and not _python_only()):
+        if "dies" not in text:
+            return
+        python_only = _python_only()
+        natively = "dies natively" in text and not python_only
+        if "dies always" in text or natively or ("dies alone" in text and python_only):
             os.kill(os.getpid(), signal.SIGKILL)
 
     def _on_open(event, args):
@@ -198,6 +206,25 @@ def test_a_frame_of_records_gives_each_row_its_verdicts_or_its_own_error(cluster
     expected = [v for text, n in zip(texts, names) for v in ([_lost(n)] if ALWAYS in text else check_text(text, filename=n))]
     assert _table_rows(rows) == verdict_batch(expected).to_pylist()
     assert [r["file"] for r in _table_rows(rows) if r["status"] == "error"] == ["frame#row=2"]
+
+
+def test_a_first_try_checks_in_the_worker_as_always(cluster: Any, tmp_path: Path) -> None:
+    from distributed import Client
+
+    from keilref.dask import check_bag, check_dataframe
+
+    names = []
+    for i, stem in enumerate(("a", f"e {ALONE}")):
+        path = tmp_path / f"{stem}.keil"
+        path.write_text(_games(i + 10, "plain"), encoding="utf-8")
+        names.append(str(path))
+    expected = [v for n in names for v in check_file(n)]
+    with Client(cluster, set_as_default=False) as client:
+        got = _within(NO_HANG, lambda: client.compute(check_bag(names, npartitions=1)).result())
+        rows = _within(NO_HANG, lambda: client.compute(check_dataframe(names)).result())
+    assert got == expected
+    assert len(rows) == len(expected)
+    assert set(rows["status"]) <= {"ok", "unfinished", "illegal", "mismatch"}
 
 
 def _table_rows(frame: Any) -> list[dict[str, Any]]:
