@@ -173,7 +173,7 @@ def test_a_bag_gives_each_file_its_verdicts_or_its_own_error(cluster: Any, tmp_p
         got = _within(NO_HANG, lambda: client.compute(check_bag(names, npartitions=2)).result())
     expected = _expected(names)
     assert got == expected
-    assert len(got) == 6 * 3 + 1, "every game of the three files, and the error for the fourth"
+    assert len(got) == 6 * 3 + 1, "the games of a, b and d, and one error for c"
     assert [v.status.value for v in got if v.file == names[2]] == ["error"]
 
 
