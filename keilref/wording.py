@@ -508,15 +508,15 @@ def checked_alone_crashed(returncode: int) -> str:
     referee checked it again, alone: the error that stands for its games."""
     if returncode < 0:
         try:
-            how = f"killed by {signal.Signals(-returncode).name}"
+            signalled = signal.Signals(-returncode).name
         except ValueError:
-            how = f"killed by signal {-returncode}"
+            signalled = f"signal {-returncode}"
+        how = f"killed by {signalled}; a crash in native code, the memory killer"
     else:
         how = f"exit status {returncode}"
     return (
-        f"a worker process ended abruptly while these games were being checked, and so did a process "
-        f"checking them again alone by the Python referee ({how}; a crash in native code, the memory killer): "
-        "they have no verdict"
+        f"a worker process ended abruptly while it checked these games' partition, and so did a process "
+        f"checking them again alone by the Python referee ({how}): they have no verdict"
     )
 
 

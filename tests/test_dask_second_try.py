@@ -156,11 +156,11 @@ def _expected(names: list[str]) -> list[Verdict]:
 def test_checked_alone_crashed_says_how_the_process_ended() -> None:
     said = wording.checked_alone_crashed(-9)
     assert said == (
-        "a worker process ended abruptly while these games were being checked, and so did a process checking "
+        "a worker process ended abruptly while it checked these games' partition, and so did a process checking "
         "them again alone by the Python referee (killed by SIGKILL; a crash in native code, the memory killer): "
         "they have no verdict"
     )
-    assert "(exit status 1;" in wording.checked_alone_crashed(1)
+    assert "by the Python referee (exit status 1): they have" in wording.checked_alone_crashed(1)
 
 
 def test_a_bag_gives_each_file_its_verdicts_or_its_own_error(cluster: Any, tmp_path: Path) -> None:
