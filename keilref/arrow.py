@@ -172,22 +172,43 @@ def check_batch(
         raise wrong_type("file", file, "a str")
     if not isinstance(first_row, int) or isinstance(first_row, bool):
         raise wrong_type("first_row", first_row, "an int")
+    rows = batch_rows(batch, column, file=file, first_row=first_row, name_column=name_column, row_column=row_column)
+    verdicts = [v for row in rows for v in row_verdicts(row, column, rules)]
+    return verdict_batch(verdicts, strict=strict)
+
+
+def batch_rows(
+    batch: pa.RecordBatch | pa.Table,
+    column: str,
+    *,
+    file: str,
+    first_row: int,
+    name_column: str | None,
+    row_column: str | None,
+) -> list[tuple[bytes | None, str]]:
+    """Each row of ``batch`` as :func:`check_batch` checks it: its record
+    text as a file's bytes (``None`` for a null) and the name its games go by."""
     texts = column_texts(_column(batch, column, "column", text=True))
     names = [None] * len(texts) if name_column is None else _column(batch, name_column, "name_column").to_pylist()
-    rows = (
+    numbers = (
         range(first_row, first_row + len(texts)) if row_column is None
         else _column(batch, row_column, "row_column").to_pylist()
     )
-    verdicts: list[Verdict] = []
-    for text, name, row in zip(texts, names, rows):
+    rows: list[tuple[bytes | None, str]] = []
+    for text, name, row in zip(texts, names, numbers):
         if name is not None and row_column is None:
             where = str(name)
         else:
             where = wording.in_row(file if name is None else str(name), row)
-        if text is None:
-            # As check --column says of a null row: an error that stands for its games.
-            missing = RecordError(wording.column_not_text(column, "null"), 1, 1, filename=where)
-            verdicts.append(error_verdict(missing, file=where, game=1))
-            continue
-        verdicts.extend(check_text(text, rules, filename=where))
-    return verdict_batch(verdicts, strict=strict)
+        rows.append((text, where))
+    return rows
+
+
+def row_verdicts(row: tuple[bytes | None, str], column: str, rules: str | None) -> list[Verdict]:
+    """The verdicts of one row of :func:`batch_rows`, its ``column``'s text checked as a file."""
+    text, where = row
+    if text is None:
+        # As check --column says of a null row: an error that stands for its games.
+        missing = RecordError(wording.column_not_text(column, "null"), 1, 1, filename=where)
+        return [error_verdict(missing, file=where, game=1)]
+    return check_text(text, rules, filename=where)

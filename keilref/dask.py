@@ -55,6 +55,7 @@ from keilref.escaping import shown_name
 from keilref.files import bad_name as _bad_name
 from keilref.engine.rules import find_rules
 from keilref.referee.verdict import Verdict
+from keilref.second_try import checked_alone, this_try
 
 WAIT_FOR_WORKERS = 30.0
 """Seconds to wait for a first worker when the scheduler has none."""
@@ -169,6 +170,12 @@ def check_bag(
     unknown ``rules``, ``ValueError`` for an ``npartitions`` below 1 and
     ``TypeError`` for an argument of the wrong type. A file that cannot be
     read gets an ``error`` verdict, as in :func:`~keilref.check_file`.
+
+    A partition whose worker died (a crash in native code, the memory
+    killer) is checked again, on Dask's next try, by the Python referee, a
+    file at a time in processes of their own: a file that ends even that
+    process gets one ``error`` verdict at 1:1 saying so, and no game is lost
+    (see :mod:`keilref.second_try`).
     """
     items = _files_to_check(paths_or_glob, rules, npartitions)
     bag = db.from_sequence(items, npartitions=npartitions).map_partitions(_checked_files, rules=rules)
@@ -206,8 +213,19 @@ def _files_to_check(
 
 def _checked_files(items: Iterable[tuple[str, str]], rules: str | None) -> _Whole:
     """Runs on a worker: a partition's files checked, their verdicts as one list."""
-    with collection_paused():
-        return _Whole(v for item in items for v in check_located(item, rules))
+    return _Whole(_files_verdicts(list(items), rules))
+
+
+def _files_verdicts(items: list[tuple[str, str]], rules: str | None) -> list[Verdict]:
+    """A partition's files checked in this worker; on a try after a worker
+    died with the partition, each file alone in a process of its own (see
+    :mod:`keilref.second_try`)."""
+    with this_try() as earlier:
+        if earlier:
+            check = functools.partial(check_located, rules=rules)
+            return checked_alone(check, items, [name for _, name in items])
+        with collection_paused():
+            return [v for item in items for v in check_located(item, rules)]
 
 
 def check_dataframe(
@@ -232,6 +250,10 @@ def check_dataframe(
     Nothing runs until the frame is computed; ``to_parquet(path,
     partition_on=[...])`` has each worker write its own partitions.
     ``npartitions`` is as in :func:`check_bag` (for paths only).
+
+    A partition whose worker died is checked again as :func:`check_bag`
+    says, a file, or a row, at a time: a row that ends even its own process
+    gets one ``error`` row at 1:1 under its name.
 
     Raises as :func:`check_bag` does, ``TypeError`` for a ``column`` that is
     not a ``str`` and ``KeyError`` for a frame without it.
@@ -283,8 +305,11 @@ def _checked_paths(items: list[tuple[str, str]], rules: str | None) -> pd.DataFr
     """Runs on a worker: the files' verdicts, as a local run gives them, made into the verdict table."""
     from keilref.arrow import verdict_batch
 
-    with collection_paused():
-        return _frame(verdict_batch([v for item in items for v in check_located(item, rules)]))
+    return _frame(verdict_batch(_files_verdicts(items, rules)))
+
+
+_FRAME = "frame"
+"""What a frame's rows go by without a ``file_column``: ``frame#row=N``."""
 
 
 def _checked_rows(part: pd.DataFrame, column: str, file_column: str | None, rules: str | None) -> pd.DataFrame:
@@ -292,7 +317,7 @@ def _checked_rows(part: pd.DataFrame, column: str, file_column: str | None, rule
     import pandas as pd
     import pyarrow as pa
 
-    from keilref.arrow import check_batch
+    from keilref.arrow import batch_rows, check_batch, row_verdicts, verdict_batch
 
     names = [column] if file_column is None or file_column == column else [column, file_column]
     table = pa.Table.from_pandas(part[names], preserve_index=False)
@@ -301,8 +326,14 @@ def _checked_rows(part: pd.DataFrame, column: str, file_column: str | None, rule
         # A name no column of the frame has: the rows are the frame's index.
         row_column = "".join(names) + " row"
         table = table.append_column(row_column, pa.array(part.index, pa.int64()))
-    with collection_paused():
-        batch = check_batch(table, column=column, name_column=file_column, row_column=row_column, rules=rules, file="frame")
+    with this_try() as earlier:
+        if earlier:
+            # A worker died with this partition: each row alone (see keilref.second_try).
+            rows = batch_rows(table, column, file=_FRAME, first_row=1, name_column=file_column, row_column=row_column)
+            check = functools.partial(row_verdicts, column=column, rules=rules)
+            return _frame(verdict_batch(checked_alone(check, rows, [where for _, where in rows])))
+        with collection_paused():
+            batch = check_batch(table, column=column, name_column=file_column, row_column=row_column, rules=rules, file=_FRAME)
     return _frame(batch)
 
 

@@ -13,6 +13,7 @@ it prints, with the same functions.
 
 from __future__ import annotations
 
+import signal
 from typing import TYPE_CHECKING
 
 from keilref.values import Color, Reason, ResultKind, move_number, turn_player
@@ -498,6 +499,24 @@ def worker_crashed(file: str, first_game: int, games: int) -> str:
     return (
         f"a worker process ended abruptly while {file} {span} {were} being checked: "
         f"{they} checked again by the Python referee, and the verdicts are its own"
+    )
+
+
+def checked_alone_crashed(returncode: int) -> str:
+    """A file (or a table's row) on a cluster whose worker died while it was
+    checked, and whose process of its own then ended too while the Python
+    referee checked it again, alone: the error that stands for its games."""
+    if returncode < 0:
+        try:
+            signalled = signal.Signals(-returncode).name
+        except ValueError:
+            signalled = f"signal {-returncode}"
+        how = f"killed by {signalled}; a crash in native code, the memory killer"
+    else:
+        how = f"exit status {returncode}"
+    return (
+        f"a worker process ended abruptly while it checked these games' partition, and so did a process "
+        f"checking them again alone by the Python referee ({how}): they have no verdict"
     )
 
 
