@@ -50,10 +50,11 @@ def _fsspec() -> Any:
         raise OSError(0, wording.REMOTE_NEEDS_EXTRA) from None
 
 
-_QUIETED_LOGGERS = ("gcsfs", "s3fs")
-"""Libraries that log a failure they give up on with its traceback; with no
-handler of the user's, logging's last resort would print it on stderr, while
-keilref already reports that failure as the file's verdict. A ``NullHandler``
+_QUIETED_LOGGERS = ("fsspec", "gcsfs", "s3fs")
+"""Libraries that log a failure they give up on (or a read ahead they drop)
+with its traceback; with no handler of the user's, logging's last resort
+would print it on stderr, while keilref already reports that failure as the
+file's verdict. A ``NullHandler``
 silences only that last resort: records still reach any handler the user set."""
 
 
