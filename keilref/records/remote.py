@@ -54,8 +54,15 @@ _QUIETED_LOGGERS = ("fsspec", "gcsfs", "s3fs")
 """Libraries that log a failure they give up on (or a read ahead they drop)
 with its traceback; with no handler of the user's, logging's last resort
 would print it on stderr, while keilref already reports that failure as the
-file's verdict. A ``NullHandler``
-silences only that last resort: records still reach any handler the user set."""
+file's verdict. A ``NullHandler`` silences only that last resort: records
+still reach any handler the user set."""
+
+
+def _quiet_libraries() -> None:
+    for name in _QUIETED_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+            logger.addHandler(logging.NullHandler())
 
 
 def _options(protocol: str) -> dict[str, Any]:
@@ -72,10 +79,7 @@ def _options(protocol: str) -> dict[str, Any]:
 
 def _filesystem(url: str) -> tuple[Any, str]:
     fsspec = _fsspec()
-    for name in _QUIETED_LOGGERS:
-        logger = logging.getLogger(name)
-        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
-            logger.addHandler(logging.NullHandler())
+    _quiet_libraries()
     protocol = url.split("://", 1)[0].lower()
     try:
         fs, path = fsspec.core.url_to_fs(url, **_options(protocol))
