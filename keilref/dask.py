@@ -77,9 +77,10 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
     """The record files to check, sorted as ``keilref check`` would take them.
 
     A string with ``*``, ``?`` or ``[`` is a glob pattern (``**`` reaches into
-    subdirectories); other paths are files, or directories searched for
-    ``*.keil``. Like a directory search, a pattern follows no symbolic link
-    below its fixed start: a match that is a link, or lies under a linked
+    subdirectories); other paths are files, or directories (and URL
+    prefixes) searched for ``*.keil`` and compressed records (``*.keil.gz``,
+    ``.bz2``, ``.xz``, ``.zst``), as ``keilref check`` searches them. Like a
+    directory search, a pattern follows no symbolic link below its fixed start: a match that is a link, or lies under a linked
     directory, is left out. Raises :class:`~keilref.referee.batches.PathError`
     when nothing is found, or for a path that cannot be a file's name, and
     ``TypeError`` unless given a path (``str`` or :class:`os.PathLike`) or an
@@ -110,7 +111,7 @@ def find_files(paths_or_glob: str | os.PathLike[str] | Iterable[str | os.PathLik
             raise PathError(f"{name!r}: {bad}")
     if STDIN in paths:
         raise PathError("standard input cannot be read by a cluster's workers; give files")
-    return [s.name for s in expand_paths(paths)]
+    return [s.name for s in expand_paths(paths, compressed=True)]
 
 
 _PATHS = "a path (str or os.PathLike), a glob pattern (str) or an iterable of paths"

@@ -1,6 +1,7 @@
 """``s3://`` through a real S3 protocol server on loopback (moto's), read by
-s3fs as from any bucket. Skipped unless moto (with its server) and s3fs are
-installed: they are heavy (botocore), so they belong to no extra."""
+s3fs as from any bucket. Skipped unless moto (with its server's Flask) and
+s3fs are installed, unless ``KEILREF_REQUIRE_OBJECT_STORES=1`` (CI sets it,
+having installed them): a test-only server belongs to no extra."""
 
 from __future__ import annotations
 
@@ -15,12 +16,11 @@ from keilref import wording
 from keilref.cli import app
 from keilref.cli.app import EXIT_FAILED
 
-from cli_support import ROOT
+from remote_support import GAMES, need
 
-moto_server = pytest.importorskip("moto.server")
-pytest.importorskip("s3fs")
+need("moto.server", "s3fs")
 
-GAMES = sorted((ROOT / "records/games").glob("size4-*.keil"))
+import moto.server as moto_server  # noqa: E402
 
 
 @pytest.fixture()

@@ -26,22 +26,15 @@ from keilref.cli import app
 from keilref.cli.app import EXIT_FAILED
 
 from cli_support import ROOT
+from remote_support import GAMES
+from remote_support import closed_port as _closed_port
+from remote_support import verdicts as _verdicts
+from remote_support import without_file as _without_file
 
 fsspec = pytest.importorskip("fsspec")
 pytest.importorskip("aiohttp")
 
 runner = CliRunner()
-GAMES = sorted((ROOT / "records/games").glob("size4-*.keil"))
-
-
-def _verdicts(*args: str) -> tuple[int, list[dict[str, object]], str]:
-    result = runner.invoke(app, ["check", "--format", "jsonl", *args])
-    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    return result.exit_code, lines, result.output
-
-
-def _without_file(verdicts: list[dict[str, object]]) -> list[dict[str, object]]:
-    return [{k: v for k, v in verdict.items() if k != "file"} for verdict in verdicts]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -73,12 +66,6 @@ def archive(tmp_path: Path) -> Path:
     (folder / "archive.keil.gz").write_bytes(gzip.compress(text))
     (folder / "archive.keil").write_bytes(text)
     return folder
-
-
-def _closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_http_archive_is_read_as_the_local_file(archive: Path) -> None:

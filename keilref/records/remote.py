@@ -8,14 +8,15 @@ verdict, decompressed by the end of its name with the same caps (see
 records as a directory is. Whatever goes wrong in reaching an object (no
 such object, a refused connection, a timeout) is an ``OSError`` in words,
 which the readers make into a "cannot read file" verdict for that file
-alone. Over HTTP(S) and S3 every connection and read has
-:data:`TIMEOUT_SECONDS`; other protocols (``gs://``) keep their own library's
-timeouts.
+alone. Over HTTP(S), S3 and GCS every connection and read has
+:data:`TIMEOUT_SECONDS` (gcsfs then tries five times more, over some half a
+minute, before it gives up); other protocols keep their own library's timeouts.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import re
 import shutil
@@ -49,19 +50,36 @@ def _fsspec() -> Any:
         raise OSError(0, wording.REMOTE_NEEDS_EXTRA) from None
 
 
+_QUIETED_LOGGERS = ("fsspec", "gcsfs", "s3fs")
+"""Libraries that log a failure they give up on (or a read ahead they drop)
+with its traceback; with no handler of the user's, logging's last resort
+would print it on stderr, while keilref already reports that failure as the
+file's verdict. A ``NullHandler`` silences only that last resort: records
+still reach any handler the user set."""
+
+
+def _quiet_libraries() -> None:
+    for name in _QUIETED_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+            logger.addHandler(logging.NullHandler())
+
+
 def _options(protocol: str) -> dict[str, Any]:
     """Each protocol's own way of saying :data:`TIMEOUT_SECONDS`."""
-    if protocol in ("http", "https"):
+    if protocol in ("http", "https", "gs", "gcs"):
         aiohttp = importlib.import_module("aiohttp")
         timeout = aiohttp.ClientTimeout(sock_connect=TIMEOUT_SECONDS, sock_read=TIMEOUT_SECONDS)
-        return {"client_kwargs": {"timeout": timeout}}
+        # gcsfs talks to GCS through aiohttp too, each request with this timeout.
+        return {"requests_timeout": timeout} if protocol in ("gs", "gcs") else {"client_kwargs": {"timeout": timeout}}
     if protocol in ("s3", "s3a"):
         return {"config_kwargs": {"connect_timeout": TIMEOUT_SECONDS, "read_timeout": TIMEOUT_SECONDS}}
-    return {}  # gcsfs and the others: their own timeouts
+    return {}  # the others: their own timeouts
 
 
 def _filesystem(url: str) -> tuple[Any, str]:
     fsspec = _fsspec()
+    _quiet_libraries()
     protocol = url.split("://", 1)[0].lower()
     try:
         fs, path = fsspec.core.url_to_fs(url, **_options(protocol))
