@@ -65,12 +65,14 @@ def _have(module: str) -> bool:
 
 
 def _selfplay(here: Path) -> Any:
-    """The games the scripts read: two Parquet files, so the engine sees more
-    than one batch, and the rows numbered by ``n`` across them."""
+    """The games the scripts read: two Parquet files, the rows numbered by
+    ``n`` across them from 11, so that a script that numbered each batch's
+    rows from 1 instead would name the games otherwise, however the engine
+    cuts its batches."""
     pa = pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    table = pa.table({"n": list(range(1, len(TEXTS) + 1)), "record": TEXTS})
+    table = pa.table({"n": list(range(11, 11 + len(TEXTS))), "record": TEXTS})
     (here / "selfplay").mkdir()
     pq.write_table(table.slice(0, 2), here / "selfplay" / "part-0.parquet")
     pq.write_table(table.slice(2), here / "selfplay" / "part-1.parquet")
