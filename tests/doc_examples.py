@@ -14,6 +14,10 @@ Three kinds of fenced block are examples the tests run:
   language, as in a block opened with three backquotes and ``keil error``,
   and its prose says so. A record in any other block (what ``keilref fmt``
   prints, say) passes ``keilref check --strict`` too.
+
+A ``python`` block whose language names an engine after it (``python spark``,
+``python ray``) is a script for that engine: tests/test_verdict_table_engines.py
+runs it where the engine is installed, and the tests here leave it alone.
 """
 
 from __future__ import annotations
