@@ -15,13 +15,12 @@ import functools
 import importlib.util
 import logging
 import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from hang_support import within
 
 from keilref import wording
 from keilref.engine.generate import random_games, to_record
@@ -39,7 +38,6 @@ NO_HANG = 90.0
 """Seconds a check here may take before it counts as hung (it takes a few)."""
 
 MARK = "crash here"
-_T = TypeVar("_T")
 
 
 def _line(v: Verdict) -> str:
@@ -91,22 +89,11 @@ def test_games_whose_worker_always_dies_are_checked_here_and_named(fragile_clust
         line for items in judged_on_cluster(sources, fragile_cluster.scheduler_address, each, on_crash=said.append)
         for line in items
     ]
-    got = _within(NO_HANG, checking)
+    got = within(NO_HANG, checking)
     assert got == expected
     assert len(got) == 120, "no game lost"
     b = str(tmp_path / "b.keil")
     assert wording.worker_crashed(b, 1, 40) in said, said
-
-
-def _within(seconds: float, work: Callable[[], _T]) -> _T:
-    """``work()``, failing the test, not hanging it, if it takes longer than ``seconds``."""
-    pool = ThreadPoolExecutor(1)
-    try:
-        return pool.submit(work).result(timeout=seconds)
-    except FutureTimeout:
-        pytest.fail(f"the check hung (no answer in {seconds:.0f} s)")
-    finally:
-        pool.shutdown(wait=False)  # a hung thread is left behind, not waited for
 
 
 def _loader(name: str, *, marker: str) -> Any:
@@ -142,7 +129,7 @@ def test_a_frame_whose_worker_dies_once_loses_no_game(tmp_path: Path) -> None:
     ) as cluster, Client(cluster):
         meta = pd.DataFrame({"record": pd.Series([], dtype=object)})
         records = dd.from_map(functools.partial(_loader, marker=marker), names, meta=meta, enforce_metadata=False)
-        rows = _within(NO_HANG, check_dataframe(records).compute)
+        rows = within(NO_HANG, check_dataframe(records).compute)
     assert os.path.exists(marker), "the worker was not killed"
     expected = [(v.game, v.status.value, v.computed) for n in names for v in check_text(Path(n).read_text(encoding="utf-8"))]
     assert list(zip(rows["game"], rows["status"], rows["computed"], strict=True)) == expected

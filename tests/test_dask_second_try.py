@@ -23,13 +23,12 @@ import importlib.util
 import logging
 import os
 import textwrap
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from hang_support import within
 
 from keilref import check_file, check_text, wording
 from keilref.engine.generate import random_games, to_record
@@ -48,7 +47,6 @@ NO_HANG = 90.0
 NATIVE = "dies natively"
 ALWAYS = "dies always"
 ALONE = "dies alone"
-_T = TypeVar("_T")
 
 _HOOK = textwrap.dedent(
     '''
@@ -170,7 +168,7 @@ def test_a_bag_gives_each_file_its_verdicts_or_its_own_error(cluster: Any, tmp_p
 
     names = _archive(tmp_path)
     with Client(cluster, set_as_default=False) as client:
-        got = _within(NO_HANG, lambda: client.compute(check_bag(names, npartitions=2)).result())
+        got = within(NO_HANG, lambda: client.compute(check_bag(names, npartitions=2)).result())
     expected = _expected(names)
     assert got == expected
     assert len(got) == 6 * 3 + 1, "the games of a, b and d, and one error for c"
@@ -185,7 +183,7 @@ def test_a_frame_of_paths_gives_each_file_its_verdicts_or_its_own_error(cluster:
 
     names = _archive(tmp_path)
     with Client(cluster, set_as_default=False) as client:
-        rows = _within(NO_HANG, lambda: client.compute(check_dataframe(names, npartitions=1)).result())
+        rows = within(NO_HANG, lambda: client.compute(check_dataframe(names, npartitions=1)).result())
     expected = verdict_batch(_expected(names)).to_pylist()
     assert _table_rows(rows) == expected
 
@@ -201,7 +199,7 @@ def test_a_frame_of_records_gives_each_row_its_verdicts_or_its_own_error(cluster
     texts = [_games(seed, event) for seed, event in ((5, "plain"), (6, NATIVE), (7, ALWAYS), (8, "plain too"))]
     frame = dd.from_pandas(pd.DataFrame({"record": texts}), npartitions=1)
     with Client(cluster, set_as_default=False) as client:
-        rows = _within(NO_HANG, lambda: client.compute(check_dataframe(frame)).result())
+        rows = within(NO_HANG, lambda: client.compute(check_dataframe(frame)).result())
     names = [wording.in_row("frame", row) for row in range(4)]
     expected = [v for text, n in zip(texts, names) for v in ([_lost(n)] if ALWAYS in text else check_text(text, filename=n))]
     assert _table_rows(rows) == verdict_batch(expected).to_pylist()
@@ -220,8 +218,8 @@ def test_a_first_try_checks_in_the_worker_as_always(cluster: Any, tmp_path: Path
         names.append(str(path))
     expected = [v for n in names for v in check_file(n)]
     with Client(cluster, set_as_default=False) as client:
-        got = _within(NO_HANG, lambda: client.compute(check_bag(names, npartitions=1)).result())
-        rows = _within(NO_HANG, lambda: client.compute(check_dataframe(names)).result())
+        got = within(NO_HANG, lambda: client.compute(check_bag(names, npartitions=1)).result())
+        rows = within(NO_HANG, lambda: client.compute(check_dataframe(names)).result())
     assert got == expected
     assert len(rows) == len(expected)
     assert set(rows["status"]) <= {"ok", "unfinished", "illegal", "mismatch"}
@@ -235,15 +233,3 @@ def _table_rows(frame: Any) -> list[dict[str, Any]]:
 
     rows: list[dict[str, Any]] = pa.Table.from_pandas(frame, schema=VERDICT_SCHEMA, preserve_index=False).to_pylist()
     return rows
-
-
-def _within(seconds: float, work: Callable[[], _T]) -> _T:
-    """``work()``, failing the test, not hanging it, if it takes longer than ``seconds``."""
-    pool = ThreadPoolExecutor(1)
-    try:
-        return pool.submit(work).result(timeout=seconds)
-    except FutureTimeout:
-        pytest.fail(f"the check hung (no answer in {seconds:.0f} s)")
-    finally:
-        pool.shutdown(wait=False)  # a hung thread is left behind, not waited for
-
