@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,6 +10,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from cli_support import ROOT
+from dask_support import local_cluster
 from snapshot_ext import SvgSnapshotExtension, TextSnapshotExtension
 
 # The browser tests' fixtures (browser, page), for every module that asks for them.
@@ -40,14 +40,5 @@ def cluster() -> Iterator[Any]:
     """A Dask scheduler and two single-threaded worker processes, on 127.0.0.1 only."""
     if not all(importlib.util.find_spec(m) is not None for m in ("dask", "distributed")):
         pytest.skip("the dask extra is not installed")
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    ) as c:
+    with local_cluster(2) as c:
         yield c

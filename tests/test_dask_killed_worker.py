@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dask_support import local_cluster
 from hang_support import within
 
 from keilref import wording
@@ -65,16 +66,8 @@ def _archive(root: Path) -> list[Source]:
 def fragile_cluster() -> Iterator[Any]:
     """One worker process, and no second try: a task whose worker dies ends in KilledWorker at once."""
     import dask
-    from distributed import LocalCluster
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        silence_logs=logging.CRITICAL,
-    ) as c:
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), local_cluster(1, logs=logging.CRITICAL) as c:
         yield c
 
 
@@ -115,7 +108,7 @@ def test_a_frame_whose_worker_dies_once_loses_no_game(tmp_path: Path) -> None:
     pytest.importorskip("keilref.arrow")
     import dask.dataframe as dd
     import pandas as pd
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     from keilref import check_text
     from keilref.dask import check_dataframe
@@ -123,10 +116,7 @@ def test_a_frame_whose_worker_dies_once_loses_no_game(tmp_path: Path) -> None:
     sources = _archive(tmp_path)
     names = [s.name for s in sources]
     marker = str(tmp_path / "died")
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-        silence_logs=logging.CRITICAL,
-    ) as cluster, Client(cluster):
+    with local_cluster(2, logs=logging.CRITICAL) as cluster, Client(cluster):
         meta = pd.DataFrame({"record": pd.Series([], dtype=object)})
         records = dd.from_map(functools.partial(_loader, marker=marker), names, meta=meta, enforce_metadata=False)
         rows = within(NO_HANG, check_dataframe(records).compute)

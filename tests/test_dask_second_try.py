@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dask_support import local_cluster
 from hang_support import within
 
 from keilref import check_file, check_text, wording
@@ -106,18 +107,13 @@ _HOOK = textwrap.dedent(
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Two single-threaded worker processes that start with the hook, as do the processes they start."""
-    from distributed import LocalCluster
-
     site = tmp_path_factory.mktemp("site")
     (site / "sitecustomize.py").write_text(_HOOK, encoding="utf-8")
     before = os.environ.get("PYTHONPATH")
     # Set for the module's whole life: the nanny starts a new worker after each death.
     os.environ["PYTHONPATH"] = os.pathsep.join([str(site), *([before] if before else [])])
     try:
-        with LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-            silence_logs=logging.CRITICAL,
-        ) as c:
+        with local_cluster(2, logs=logging.CRITICAL) as c:
             yield c
     finally:
         if before is None:
